@@ -1,0 +1,177 @@
+/// The options keyid understands, across all subcommands.
+public enum Option: String, CaseIterable, Sendable {
+    case service, account, format, json, create, force, value, noPrompt, timeout, help, version
+
+    /// How the option is spelled on the command line.
+    public var flag: String {
+        switch self {
+        case .noPrompt: return "--no-prompt"
+        default: return "--" + rawValue
+        }
+    }
+}
+
+/// One option as the help, the manual page and the completions describe it.
+public struct OptionSpec: Sendable {
+    public let option: Option
+    /// The placeholder for the option's value, or `nil` for a flag.
+    public let valueName: String?
+    /// The only values the option accepts, when they are a fixed set.
+    public let choices: [String]
+    /// One line for help texts and completions.
+    public let summary: String
+    /// The environment variable that supplies a default, if any.
+    public let environment: String?
+
+    public var flag: String { option.flag }
+}
+
+/// A subcommand as the help, the manual page and the completions describe it.
+public struct SubcommandSpec: Sendable {
+    public let subcommand: Subcommand
+    /// One line for the subcommand list and completions.
+    public let abstract: String
+    /// A paragraph for `keyid help SUBCOMMAND` and the manual page.
+    public let discussion: String
+    public let options: [OptionSpec]
+    /// Example command lines, each with a one-line explanation.
+    public let examples: [(command: String, explanation: String)]
+
+    public var name: String { subcommand.rawValue }
+
+    /// The usage line, e.g. `keyid get [--create] [--service NAME] ...`.
+    public var usage: String {
+        let parts = options.filter { $0.option != .help }.map { spec in
+            spec.valueName.map { "[\(spec.flag) \($0)]" } ?? "[\(spec.flag)]"
+        }
+        return (["keyid", name] + parts).joined(separator: " ")
+    }
+}
+
+/// The subcommands keyid runs.
+public enum Subcommand: String, CaseIterable, Sendable {
+    case create, get, delete, rotate
+}
+
+/// The single table of subcommands and options. Help, usage errors, the manual page and
+/// the shell completions are all rendered from it.
+public enum CommandTable {
+    /// The default of `--timeout`, in seconds.
+    public static let defaultTimeout = 30.0
+    /// The largest `--timeout` accepted, in seconds.
+    public static let maximumTimeout = 3600.0
+
+    static let service = OptionSpec(
+        option: .service, valueName: "NAME", choices: [],
+        summary: "the service attribute of the item (default: \(ItemKey.defaultService))",
+        environment: "KEYID_SERVICE")
+    static let account = OptionSpec(
+        option: .account, valueName: "NAME", choices: [],
+        summary: "the account attribute of the item (default: \(ItemKey.defaultAccount))",
+        environment: "KEYID_ACCOUNT")
+    static let format = OptionSpec(
+        option: .format, valueName: "FORMAT", choices: IDFormat.allCases.map(\.rawValue),
+        summary: "how to print the ID: uuid (default), upper, hex or urn", environment: nil)
+    static let json = OptionSpec(
+        option: .json, valueName: nil, choices: [],
+        summary: "print one JSON object with id, service, account, label, created and modified",
+        environment: nil)
+    static let noPrompt = OptionSpec(
+        option: .noPrompt, valueName: nil, choices: [],
+        summary: "never ask to unlock a locked keyring; fail with exit status 4 instead",
+        environment: nil)
+    static let timeout = OptionSpec(
+        option: .timeout, valueName: "SECONDS", choices: [],
+        summary: "give up after this many seconds with exit status 6 (default: 30)",
+        environment: "KEYID_TIMEOUT")
+    static let help = OptionSpec(
+        option: .help, valueName: nil, choices: [], summary: "show this help", environment: nil)
+
+    /// Every subcommand, in the order help lists them.
+    public static let subcommands: [SubcommandSpec] = [
+        SubcommandSpec(
+            subcommand: .create,
+            abstract: "store a new random ID and print it",
+            discussion:
+                "Creates a random version-4 UUID, stores it in the default keyring under the service and account attributes, and prints it. If an ID is already stored, nothing changes and the exit status is 3.",
+            options: [service, account, format, json, noPrompt, timeout, help],
+            examples: [("keyid create --service com.example.agent", "mint the ID for one application")]),
+        SubcommandSpec(
+            subcommand: .get,
+            abstract: "print the stored ID",
+            discussion:
+                "Prints the stored ID; the exit status is 1 when none is stored. With --create, prints the stored ID or, when none is stored, creates, stores and prints one; concurrent runs all print the same ID and exactly one item is stored.",
+            options: [
+                OptionSpec(
+                    option: .create, valueName: nil, choices: [],
+                    summary: "create and store an ID when none is stored", environment: nil),
+                service, account, format, json, noPrompt, timeout, help,
+            ],
+            examples: [
+                ("keyid get --create", "print this machine's ID, creating it on first use"),
+                ("id=$(keyid get --no-prompt --timeout 5) || exit", "read it in a script that must not hang"),
+            ]),
+        SubcommandSpec(
+            subcommand: .delete,
+            abstract: "remove the stored ID",
+            discussion:
+                "Removes the item, and any duplicate items with the same service and account. The exit status is 1 when none is stored, unless --force is given.",
+            options: [
+                OptionSpec(
+                    option: .force, valueName: nil, choices: [],
+                    summary: "succeed when no ID is stored", environment: nil),
+                service, account, noPrompt, timeout, help,
+            ],
+            examples: [("keyid delete --force", "remove the ID if there is one")]),
+        SubcommandSpec(
+            subcommand: .rotate,
+            abstract: "replace the stored ID with a new one and print it",
+            discussion:
+                "Replaces the value of the stored item in place with a fresh random ID, or with the ID read from standard input (--value -), and prints the new ID. Duplicate items are removed. The exit status is 1 when no ID is stored. rotate also repairs an item whose value is not a valid ID.",
+            options: [
+                OptionSpec(
+                    option: .value, valueName: "-", choices: ["-"],
+                    summary: "read the new ID from standard input instead of making one", environment: nil),
+                service, account, format, json, noPrompt, timeout, help,
+            ],
+            examples: [
+                ("keyid rotate", "give this machine a new ID"),
+                ("printf %s \"$id\" | keyid rotate --value -", "restore a known ID"),
+            ]),
+    ]
+
+    /// Options accepted before any subcommand.
+    public static let globalOptions: [OptionSpec] = [
+        help,
+        OptionSpec(option: .version, valueName: nil, choices: [], summary: "print the version", environment: nil),
+    ]
+
+    /// The spec of one subcommand.
+    public static func spec(for subcommand: Subcommand) -> SubcommandSpec {
+        subcommands.first { $0.subcommand == subcommand }!
+    }
+
+    /// Every environment variable keyid reads, with what it does.
+    public static let environment: [(name: String, summary: String)] = [
+        ("KEYID_SERVICE", "default for --service"),
+        ("KEYID_ACCOUNT", "default for --account"),
+        ("KEYID_TIMEOUT", "default for --timeout, in seconds"),
+        ("DBUS_SESSION_BUS_ADDRESS", "the session bus where the Secret Service is found"),
+        ("SECRET_BACKEND", "must be unset, service or file; any other value is refused"),
+        ("XDG_RUNTIME_DIR", "where the lock file lives (keyid/lock)"),
+        ("XDG_CACHE_HOME", "where the lock file lives when XDG_RUNTIME_DIR is unset"),
+    ]
+
+    /// The exit statuses, as the help, README and manual page list them.
+    public static let exitStatuses: [(code: Int32, meaning: String)] = [
+        (0, "success"),
+        (1, "no ID is stored"),
+        (2, "usage error: unknown option, missing or invalid argument, invalid name or value"),
+        (3, "create: an ID is already stored"),
+        (4, "the keyring is locked and was not unlocked"),
+        (5, "no Secret Service: no session bus, no provider or no default keyring"),
+        (6, "timed out"),
+        (7, "the stored value is not a valid ID"),
+        (8, "any other failure of the keyring or the lock file"),
+    ]
+}

@@ -1,0 +1,32 @@
+/// What a subcommand prints when it succeeds.
+struct CommandResult {
+    /// Text for standard output (the result), if any.
+    var output: String?
+    /// Messages for standard error, without the `keyid: ` prefix.
+    var notices: [String] = []
+
+    /// The result for one ID: its text or JSON, and a warning when duplicates matched.
+    init(record: DeviceRecord, settings: Settings) {
+        let text = record.id.formatted(settings.format)
+        if settings.json {
+            output =
+                JSONText.object([
+                    ("id", text), ("service", record.key.service), ("account", record.key.account),
+                    ("label", record.item.label), ("created", record.item.created.map(Timestamp.iso8601)),
+                    ("modified", record.item.modified.map(Timestamp.iso8601)),
+                ]) + "\n"
+        } else {
+            output = text + "\n"
+        }
+        if record.duplicates > 0 {
+            notices.append(
+                "warning: \(record.duplicates + 1) items match \(record.key); using the oldest; 'keyid rotate' keeps only one"
+            )
+        }
+    }
+
+    init(output: String?, notices: [String] = []) {
+        self.output = output
+        self.notices = notices
+    }
+}

@@ -1,0 +1,97 @@
+import Glibc
+
+/// Everything a run touches outside itself: its streams, environment, store, lock and
+/// randomness. The system context talks to the real Secret Service; tests build their own.
+public struct Context {
+    public var stdout: any TextSink
+    public var stderr: any TextSink
+    public var environment: ProcessEnvironment
+    /// Reads standard input to its end, or up to `limit` + 1 bytes, whichever comes first.
+    public var readInput: (_ limit: Int) -> [UInt8]?
+    /// Whether standard input is a terminal (then `rotate --value -` prompts).
+    public var inputIsTerminal: Bool
+    /// Opens the store a run uses; called only once the command line has been accepted.
+    public var makeStore: (Settings) throws(KeyIDError) -> any SecretStore
+    /// Takes the lock that serialises writes.
+    public var lock: () throws(KeyIDError) -> LockFile?
+    public var generateID: () -> DeviceID
+    /// Ends the process with a status; the watchdog uses it.
+    public var terminate: @Sendable (Int32) -> Never
+    /// Whether to bound the run with a ``Watchdog``.
+    public var usesWatchdog: Bool
+
+    public init(
+        stdout: any TextSink, stderr: any TextSink, environment: ProcessEnvironment,
+        readInput: @escaping (Int) -> [UInt8]?, inputIsTerminal: Bool,
+        makeStore: @escaping (Settings) throws(KeyIDError) -> any SecretStore,
+        lock: @escaping () throws(KeyIDError) -> LockFile?, generateID: @escaping () -> DeviceID,
+        terminate: @escaping @Sendable (Int32) -> Never, usesWatchdog: Bool
+    ) {
+        self.stdout = stdout
+        self.stderr = stderr
+        self.environment = environment
+        self.readInput = readInput
+        self.inputIsTerminal = inputIsTerminal
+        self.makeStore = makeStore
+        self.lock = lock
+        self.generateID = generateID
+        self.terminate = terminate
+        self.usesWatchdog = usesWatchdog
+    }
+
+    /// The real process: standard streams, the process environment, libsecret, the lock
+    /// file under `$XDG_RUNTIME_DIR/keyid`, and the system's random numbers.
+    public static func system(environment: ProcessEnvironment, terminate: @escaping @Sendable (Int32) -> Never)
+        -> Context
+    {
+        Context(
+            stdout: FileDescriptorSink(descriptor: 1), stderr: FileDescriptorSink(descriptor: 2),
+            environment: environment,
+            readInput: { limit in readDescriptor(0, limit: limit) }, inputIsTerminal: isatty(0) == 1,
+            makeStore: { settings in LibSecretStore(allowPrompt: settings.allowPrompt) },
+            lock: { () throws(KeyIDError) in try LockFile.acquire(in: LockFile.directory(in: environment)) },
+            generateID: {
+                var generator = SystemRandomNumberGenerator()
+                return DeviceID.random(using: &generator)
+            },
+            terminate: terminate, usesWatchdog: true)
+    }
+
+    /// Reads a descriptor to its end or to `limit` + 1 bytes; `nil` on a read error.
+    static func readDescriptor(_ descriptor: Int32, limit: Int) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count <= limit {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+        }
+        return bytes
+    }
+}
+
+/// The environment of the running process. Values that are not UTF-8 are kept out and
+/// their names remembered, so that keyid can refuse them rather than guess.
+extension ProcessEnvironment {
+    public static func current() -> ProcessEnvironment {
+        var environment = ProcessEnvironment()
+        var entry = environ
+        while let pointer = entry.pointee {
+            entry += 1
+            let bytes = UnsafeBufferPointer(
+                start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
+            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let name = String(decoding: bytes[..<equals], as: UTF8.self)
+            if let value = String(validating: bytes[(equals + 1)...], as: UTF8.self) {
+                environment.values[name] = value
+            } else {
+                environment.malformed.insert(name)
+            }
+        }
+        return environment
+    }
+}

@@ -1,0 +1,110 @@
+/// A 128-bit device identifier.
+///
+/// keyid mints random version-4 UUIDs (RFC 9562) and accepts any 128-bit value written
+/// in one of the forms of ``IDFormat`` when it reads one back, except the nil UUID.
+public struct DeviceID: Hashable, Sendable {
+    /// The sixteen bytes, most significant first.
+    public let bytes: [UInt8]
+
+    /// Wraps sixteen bytes; `nil` for any other count.
+    public init?(bytes: [UInt8]) {
+        guard bytes.count == 16 else { return nil }
+        self.bytes = bytes
+    }
+
+    /// A fresh random version-4 UUID.
+    public static func random<G: RandomNumberGenerator>(using generator: inout G) -> DeviceID {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in stride(from: 0, to: 16, by: 8) {
+            var word = generator.next() as UInt64
+            for offset in 0..<8 {
+                bytes[index + offset] = UInt8(truncatingIfNeeded: word)
+                word >>= 8
+            }
+        }
+        return DeviceID(versionFourFrom: bytes)
+    }
+
+    /// Sets the version (4) and RFC variant bits of sixteen bytes.
+    init(versionFourFrom raw: [UInt8]) {
+        var bytes = raw
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        self.bytes = bytes
+    }
+
+    /// Parses an ID written in any ``IDFormat`` form, in any letter case, with surrounding
+    /// ASCII white space (a value stored from a pipe often ends in a newline).
+    /// Returns `nil` for anything else, including the nil UUID.
+    public init?(parsing text: some Collection<UInt8>) {
+        var view = Array(text)[...]
+        while let first = view.first, Self.isSpace(first) { view.removeFirst() }
+        while let last = view.last, Self.isSpace(last) { view.removeLast() }
+        let urnPrefix = Array("urn:uuid:".utf8)
+        if view.count == 45, zip(view.prefix(9), urnPrefix).allSatisfy({ Self.lower($0) == $1 }) {
+            view = view.dropFirst(9)
+        }
+        let digits: [UInt8]
+        if view.count == 36 {
+            let dashes = [8, 13, 18, 23]
+            for (offset, byte) in view.enumerated() where (byte == UInt8(ascii: "-")) != dashes.contains(offset) {
+                return nil
+            }
+            digits = view.filter { $0 != UInt8(ascii: "-") }
+        } else if view.count == 32 {
+            digits = Array(view)
+        } else {
+            return nil
+        }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(16)
+        var index = 0
+        while index < 32 {
+            guard let high = Self.nibble(digits[index]), let low = Self.nibble(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        guard bytes.contains(where: { $0 != 0 }) else { return nil }
+        self.bytes = bytes
+    }
+
+    /// Parses a string; see ``init(parsing:)-(Collection<UInt8>)``.
+    public init?(_ text: String) {
+        self.init(parsing: Array(text.utf8))
+    }
+
+    /// The ID written in the given form.
+    public func formatted(_ format: IDFormat) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(45)
+        if format == .urn { out.append(contentsOf: "urn:uuid:".utf8) }
+        for (index, byte) in bytes.enumerated() {
+            if format != .hex, [4, 6, 8, 10].contains(index) { out.append(UInt8(ascii: "-")) }
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        let text = String(decoding: out, as: UTF8.self)
+        return format == .upper ? text.uppercased() : text
+    }
+
+    /// The canonical lowercase 8-4-4-4-12 form.
+    public var uuidString: String { formatted(.uuid) }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    private static func lower(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+    }
+
+    private static func nibble(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: return byte - 0x30
+        case 0x61...0x66: return byte - 0x61 + 10
+        case 0x41...0x46: return byte - 0x41 + 10
+        default: return nil
+        }
+    }
+}

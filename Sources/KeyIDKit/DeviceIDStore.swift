@@ -1,0 +1,124 @@
+/// An ID as found in (or just written to) a store.
+public struct DeviceRecord: Equatable, Sendable {
+    public var id: DeviceID
+    public var key: ItemKey
+    /// The item the ID lives in.
+    public var item: StoredItem
+    /// How many other items matched the same service and account.
+    public var duplicates: Int
+}
+
+/// The use cases: get, create, get-or-create, rotate and delete, over any ``SecretStore``.
+///
+/// Writes run under the lock returned by `lock`, so that keyid's own read-modify-write
+/// sequences never interleave. When several items match, ``choose(_:)`` picks one.
+public struct DeviceIDStore {
+    let store: any SecretStore
+    let lock: () throws(KeyIDError) -> LockFile?
+    let generate: () -> DeviceID
+
+    public init(
+        store: any SecretStore, lock: @escaping () throws(KeyIDError) -> LockFile?,
+        generate: @escaping () -> DeviceID
+    ) {
+        self.store = store
+        self.lock = lock
+        self.generate = generate
+    }
+
+    /// The stored ID. Throws ``KeyIDError/notFound(_:)`` when there is none and
+    /// ``KeyIDError/invalidStoredValue(_:)`` when the chosen item does not hold an ID.
+    public func get(_ key: ItemKey, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
+        let items = try store.items(matching: key, details: metadata ? [.secrets, .metadata] : [.secrets])
+        guard let chosen = Self.choose(items) else { throw .notFound(key) }
+        guard let id = DeviceID(parsing: chosen.secret ?? []) else { throw .invalidStoredValue(key) }
+        return DeviceRecord(id: id, key: key, item: chosen, duplicates: items.count - 1)
+    }
+
+    /// Stores a new ID; throws ``KeyIDError/alreadyExists(_:)`` when one is stored.
+    public func create(_ key: ItemKey, id: DeviceID? = nil, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
+        let held = try lock()
+        defer { withExtendedLifetime(held) {} }
+        guard try store.items(matching: key, details: []).isEmpty else { throw .alreadyExists(key) }
+        return try add(key, id: id ?? generate(), metadata: metadata)
+    }
+
+    /// The stored ID, or a new one stored now when there is none. Returns whether it was
+    /// created. A failed or locked read never leads to a new ID: only "not found" does.
+    public func getOrCreate(_ key: ItemKey, metadata: Bool) throws(KeyIDError) -> (DeviceRecord, created: Bool) {
+        do {
+            return (try get(key, metadata: metadata), false)
+        } catch .notFound {
+            let held = try lock()
+            defer { withExtendedLifetime(held) {} }
+            do {
+                return (try get(key, metadata: metadata), false)
+            } catch .notFound {
+                return (try add(key, id: generate(), metadata: metadata), true)
+            }
+        }
+    }
+
+    /// Replaces the stored value in place with `id` (or a fresh ID) and removes any
+    /// duplicates. Throws ``KeyIDError/notFound(_:)`` when nothing is stored.
+    public func rotate(_ key: ItemKey, to id: DeviceID? = nil, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
+        let held = try lock()
+        defer { withExtendedLifetime(held) {} }
+        let items = try store.items(matching: key, details: [])
+        guard let chosen = Self.choose(items) else { throw .notFound(key) }
+        let newID = id ?? generate()
+        try store.replaceSecret(of: chosen, with: Array(newID.uuidString.utf8))
+        for item in items where item.handle != chosen.handle {
+            try store.delete(item)
+        }
+        return metadata
+            ? try get(key, metadata: true)
+            : DeviceRecord(id: newID, key: key, item: chosen, duplicates: 0)
+    }
+
+    /// Removes every item stored for the key; returns how many there were.
+    /// Throws ``KeyIDError/notFound(_:)`` when there were none, unless `force` is set.
+    @discardableResult
+    public func delete(_ key: ItemKey, force: Bool) throws(KeyIDError) -> Int {
+        let held = try lock()
+        defer { withExtendedLifetime(held) {} }
+        let items = try store.items(matching: key, details: [])
+        if items.isEmpty, !force { throw .notFound(key) }
+        for item in items {
+            try store.delete(item)
+        }
+        return items.count
+    }
+
+    private func add(_ key: ItemKey, id: DeviceID, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
+        try store.add(key, label: key.label, secret: Array(id.uuidString.utf8))
+        if metadata { return try get(key, metadata: true) }
+        return DeviceRecord(id: id, key: key, item: StoredItem(handle: ""), duplicates: 0)
+    }
+
+    /// The duplicate rule: of several matching items, the one created first wins; items
+    /// created in the same second are ordered by handle (for the Secret Service, the
+    /// D-Bus object path, comparing a trailing item number as a number). The provider's
+    /// own order is never used.
+    public static func choose(_ items: [StoredItem]) -> StoredItem? {
+        items.min { a, b in
+            let ca = a.created ?? .max
+            let cb = b.created ?? .max
+            if ca != cb { return ca < cb }
+            return handleOrder(a.handle, b.handle)
+        }
+    }
+
+    static func handleOrder(_ a: String, _ b: String) -> Bool {
+        let (pa, na) = split(a)
+        let (pb, nb) = split(b)
+        if pa != pb { return pa < pb }
+        if let na, let nb, na != nb { return na < nb }
+        return a < b
+    }
+
+    private static func split(_ handle: String) -> (Substring, UInt64?) {
+        guard let slash = handle.lastIndex(of: "/") else { return (handle[...], UInt64(handle)) }
+        return (handle[..<slash], UInt64(handle[handle.index(after: slash)...]))
+    }
+}

@@ -1,0 +1,44 @@
+/// The `service` and `account` attributes that name one stored ID.
+public struct ItemKey: Hashable, Sendable, CustomStringConvertible {
+    /// The service used when neither `--service` nor `KEYID_SERVICE` names one.
+    public static let defaultService = "keyid"
+    /// The account used when neither `--account` nor `KEYID_ACCOUNT` names one.
+    public static let defaultAccount = "device-id"
+    /// The longest service or account name accepted, in UTF-8 bytes.
+    public static let maximumLength = 255
+
+    public let service: String
+    public let account: String
+
+    /// Validates both names; throws ``KeyIDError/usage(_:)`` naming `source` when one is
+    /// empty, too long or holds a control character.
+    public init(service: String, account: String) throws(KeyIDError) {
+        try Self.validate(service, what: "service")
+        try Self.validate(account, what: "account")
+        self.service = service
+        self.account = account
+    }
+
+    /// The attributes keyid looks items up by, exactly what `secret-tool` uses.
+    public var attributes: [(String, String)] {
+        [("service", service), ("account", account)]
+    }
+
+    /// The label a person sees in a keyring manager.
+    public var label: String { "Device ID for \(service) (\(account))" }
+
+    public var description: String { "service '\(service)', account '\(account)'" }
+
+    static func validate(_ name: String, what: String, source: String? = nil) throws(KeyIDError) {
+        let origin = source ?? "the \(what) name"
+        if name.isEmpty {
+            throw .usage("\(origin) is empty")
+        }
+        if name.utf8.count > maximumLength {
+            throw .usage("\(origin) is \(name.utf8.count) bytes long; the limit is \(maximumLength)")
+        }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            throw .usage("\(origin) contains a control character")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Glibc
+
+/// keyid's entry point: parse, check, run, and decide the output and exit status in one place.
+public enum KeyID {
+    /// Runs one command line (without the program name) and returns the exit status.
+    public static func run(_ arguments: [String], context: Context) -> Int32 {
+        let invocation: Invocation
+        do {
+            invocation = try Parser.parse(arguments)
+        } catch {
+            return report(error, context)
+        }
+        switch invocation {
+        case .version:
+            context.stdout.write("keyid \(KeyIDVersion.current)\n")
+            return 0
+        case .help(let subcommand):
+            context.stdout.write(HelpText.render(subcommand))
+            return 0
+        case .run(let subcommand, let options):
+            return execute(subcommand, options, context)
+        }
+    }
+
+    /// Runs the process's own command line in the system context.
+    public static func main(terminate: @escaping @Sendable (Int32) -> Never) -> Int32 {
+        let context = Context.system(environment: .current(), terminate: terminate)
+        var arguments: [String] = []
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index], let argument = String(validatingCString: pointer) else {
+                return report(.usage("argument \(index) is not valid UTF-8; see 'keyid --help'"), context)
+            }
+            arguments.append(argument)
+        }
+        return run(arguments, context: context)
+    }
+
+    private static func execute(_ subcommand: Subcommand, _ options: ParsedOptions, _ context: Context) -> Int32 {
+        let settings: Settings
+        let value: DeviceID?
+        do {
+            settings = try Settings(options: options, environment: context.environment)
+            value = settings.valueFromInput ? try RotateCommand.readValue(context) : nil
+        } catch {
+            return report(error, context)
+        }
+        let watchdog = Watchdog(seconds: settings.timeout) { [stderr = context.stderr, terminate = context.terminate] in
+            stderr.write(
+                "keyid: \(KeyIDError.timedOut(timeoutMessage(settings.timeout)).message)\n")
+            terminate(KeyIDError.timedOut("").exitCode)
+        }
+        if context.usesWatchdog { watchdog.start() }
+        let outcome: Result<CommandResult, KeyIDError>
+        do {
+            let store = try context.makeStore(settings)
+            let ids = DeviceIDStore(store: store, lock: context.lock, generate: context.generateID)
+            switch subcommand {
+            case .get: outcome = .success(try GetCommand.run(settings, ids))
+            case .create: outcome = .success(try CreateCommand.run(settings, ids))
+            case .rotate: outcome = .success(try RotateCommand.run(settings, ids, value: value))
+            case .delete: outcome = .success(try DeleteCommand.run(settings, ids))
+            }
+        } catch {
+            outcome = .failure(error)
+        }
+        guard watchdog.finish() else { context.terminate(KeyIDError.timedOut("").exitCode) }
+        switch outcome {
+        case .success(let result):
+            for notice in result.notices { context.stderr.write("keyid: \(notice)\n") }
+            if let output = result.output { context.stdout.write(output) }
+            return 0
+        case .failure(let error):
+            return report(error, context)
+        }
+    }
+
+    static func timeoutMessage(_ seconds: Double) -> String {
+        let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        return
+            "timed out after \(shown) s waiting for the Secret Service (an unlock prompt nobody answered, or a stalled daemon); use --no-prompt to never prompt, or --timeout to wait longer"
+    }
+
+    private static func report(_ error: KeyIDError, _ context: Context) -> Int32 {
+        context.stderr.write("keyid: \(error.message)\n")
+        return error.exitCode
+    }
+}

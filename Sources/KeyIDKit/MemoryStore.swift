@@ -1,0 +1,75 @@
+/// A secret store held in memory, for fast command tests. It behaves like the Secret
+/// Service where keyid depends on it: subset matching, locking, timestamps.
+public final class MemoryStore: SecretStore {
+    /// One stored item.
+    public struct Entry: Equatable, Sendable {
+        public var attributes: [String: String]
+        public var label: String
+        public var secret: [UInt8]
+        public var created: UInt64
+        public var modified: UInt64
+    }
+
+    /// Items by handle.
+    public private(set) var entries: [String: Entry] = [:]
+    /// When true, every call behaves like a locked keyring.
+    public var isLocked = false
+    /// When set, every call throws it, as an unreachable service would.
+    public var failure: KeyIDError?
+    /// The time new and modified items get.
+    public var now: UInt64 = 1_700_000_000
+    private var nextHandle = 1
+
+    public init() {}
+
+    /// Adds an item directly, as another tool would; returns its handle.
+    @discardableResult
+    public func insert(attributes: [String: String], secret: [UInt8], created: UInt64? = nil, label: String = "")
+        -> String
+    {
+        let handle = "/memory/\(nextHandle)"
+        nextHandle += 1
+        let time = created ?? now
+        entries[handle] = Entry(
+            attributes: attributes, label: label, secret: secret, created: time, modified: time)
+        return handle
+    }
+
+    public func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+        try check()
+        let matches = entries.filter { _, entry in
+            key.attributes.allSatisfy { entry.attributes[$0.0] == $0.1 }
+        }
+        return matches.map { handle, entry in
+            StoredItem(
+                handle: handle, secret: details.contains(.secrets) ? entry.secret : nil,
+                label: entry.label, created: entry.created, modified: entry.modified)
+        }
+    }
+
+    public func add(_ key: ItemKey, label: String, secret: [UInt8]) throws(KeyIDError) {
+        try check()
+        insert(attributes: Dictionary(uniqueKeysWithValues: key.attributes), secret: secret, label: label)
+    }
+
+    public func replaceSecret(of item: StoredItem, with secret: [UInt8]) throws(KeyIDError) {
+        try check()
+        guard entries[item.handle] != nil else {
+            throw .keyring(
+                SecretServiceFailure(
+                    operation: "replaceSecret", domain: "", code: 0, message: "no such item \(item.handle)"))
+        }
+        entries[item.handle]?.secret = secret
+        entries[item.handle]?.modified = now
+    }
+
+    public func delete(_ item: StoredItem) throws(KeyIDError) {
+        try check()
+        entries[item.handle] = nil
+    }
+
+    private func check() throws(KeyIDError) {
+        if let failure { throw failure }
+        if isLocked { throw .locked("the keyring is locked") }
+    }
+}
