@@ -20,6 +20,10 @@ let package = Package(
             name: "keyid",
             dependencies: ["KeyIDKit"]
         ),
+        .executableTarget(
+            name: "keyid-docs",
+            dependencies: ["KeyIDKit"]
+        ),
         .testTarget(
             name: "KeyIDKitTests",
             dependencies: ["KeyIDKit"]

@@ -1,0 +1,65 @@
+# keyid: make run | make test | make lint | make bench | make install
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
+BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+
+RELEASE_FLAGS = -c release --static-swift-stdlib
+DEBUG_BIN = .build/debug/keyid
+RELEASE_BIN = .build/release/keyid
+
+.PHONY: all deps build release run test lint format bench docs install uninstall clean
+
+all: release
+
+deps:
+	@scripts/install-deps.sh build
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+## make run: print this machine's device ID (creating it on first use).
+run:
+	@scripts/install-deps.sh run
+	@$(SWIFT) build $(RELEASE_FLAGS) >&2
+	@scripts/run.sh $(RELEASE_BIN)
+
+## make test: every tier, against a real gnome-keyring in a private D-Bus session.
+test:
+	@scripts/install-deps.sh test
+	$(SWIFT) build --build-tests
+	$(SWIFT) build $(RELEASE_FLAGS)
+	KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) KEYID_RELEASE_BIN=$(CURDIR)/$(RELEASE_BIN) \
+		tests/keyring-session.sh -- $(SWIFT) test --skip-build
+
+lint:
+	@scripts/install-deps.sh build
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+
+format:
+	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
+
+## make docs: regenerate the manual page and the completions from the command table.
+docs:
+	$(SWIFT) run keyid-docs $(CURDIR)
+
+install: release
+	install -d $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
+	install -m 0755 $(RELEASE_BIN) $(BINDIR)/keyid
+	install -m 0644 doc/keyid.1 $(MANDIR)/keyid.1
+	install -m 0644 completions/keyid.bash $(BASHDIR)/keyid
+	install -m 0644 completions/_keyid $(ZSHDIR)/_keyid
+	install -m 0644 completions/keyid.fish $(FISHDIR)/keyid.fish
+
+uninstall:
+	rm -f $(BINDIR)/keyid $(MANDIR)/keyid.1 $(BASHDIR)/keyid $(ZSHDIR)/_keyid $(FISHDIR)/keyid.fish
+
+clean:
+	rm -rf .build

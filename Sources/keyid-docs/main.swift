@@ -1,0 +1,1 @@
+// Placeholder: renders the manual page and completions (to be written).

@@ -1,0 +1,38 @@
+#!/bin/sh
+# Install the Debian packages keyid needs for the given purpose, if any are missing.
+#   install-deps.sh build|test|bench
+set -eu
+
+build="libsecret-1-dev pkg-config"
+runtime="gnome-keyring dbus dbus-bin dbus-daemon libsecret-tools"
+test="python3-dbus bash-completion zsh fish groff-base"
+bench="hyperfine time"
+
+case ${1:-build} in
+    build) wanted="$build" ;;
+    run) wanted="$build $runtime" ;;
+    test) wanted="$build $runtime $test $bench" ;;
+    bench) wanted="$build $runtime $bench python3-venv" ;;
+    *) echo "install-deps.sh: unknown purpose $1" >&2; exit 2 ;;
+esac
+
+missing=
+for package in $wanted; do
+    status=$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null || true)
+    [ "$status" = installed ] || missing="$missing $package"
+done
+[ -n "$missing" ] || exit 0
+
+echo "Installing Debian packages:$missing" >&2
+if [ "$(id -u)" -eq 0 ]; then
+    sudo=
+elif command -v sudo >/dev/null 2>&1; then
+    sudo=sudo
+else
+    echo "install-deps.sh: need root or sudo to install:$missing" >&2
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq $missing >/dev/null
