@@ -41,6 +41,8 @@ public enum KeyID {
         do {
             settings = try Settings(options: options, environment: context.environment)
             value = settings.valueFromInput ? try RotateCommand.readValue(context) : nil
+        } catch .usage(let message) {
+            return report(.usage("\(message); see 'keyid \(subcommand.rawValue) --help'"), context)
         } catch {
             return report(error, context)
         }

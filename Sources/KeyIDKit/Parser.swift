@@ -119,7 +119,11 @@ public enum Parser {
             )
         }
         if let text = options.values[.timeout] {
-            _ = try parseTimeout(text, source: "--timeout")
+            do {
+                _ = try parseTimeout(text, source: "--timeout")
+            } catch {
+                throw .usage("\(error.message); see 'keyid \(subcommand.rawValue) --help'")
+            }
         }
         return .run(subcommand, options)
     }

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@testable import KeyIDKit
+
+@Suite("Timestamps, JSON and errors", .tags(.unit))
+struct FormattingTests {
+    @Test(
+        "ISO 8601 timestamps",
+        arguments: [
+            (0, "1970-01-01T00:00:00Z"), (951_782_400, "2000-02-29T00:00:00Z"),
+            (1_795_962_502, "2026-11-29T14:28:22Z"), (4_107_542_399, "2100-02-28T23:59:59Z"),
+        ] as [(UInt64, String)])
+    func iso8601(seconds: UInt64, text: String) {
+        #expect(Timestamp.iso8601(seconds) == text)
+    }
+
+    @Test("JSON strings survive a real parser")
+    func jsonEscaping() throws {
+        let nasty = "quote\" backslash\\ newline\n tab\t bell\u{7} del\u{7F} é 🖥"
+        let text = JSONText.object([("a", nasty), ("b", nil)])
+        let object = try parseJSON(text)
+        #expect(object["a"] as? String == nasty)
+        #expect(object["b"] is NSNull)
+        #expect(!text.contains("\n"))
+    }
+
+    @Test("every error has its documented exit status")
+    func exitCodes() throws {
+        let key = try ItemKey(service: "s", account: "a")
+        let failure = SecretServiceFailure(operation: "op", domain: "d", code: 1, message: "m")
+        let cases: [(KeyIDError, Int32)] = [
+            (.notFound(key), 1), (.usage("x"), 2), (.alreadyExists(key), 3), (.locked("x"), 4),
+            (.unavailable(.noBus("x")), 5), (.unavailable(.noProvider), 5), (.unavailable(.noDefaultKeyring), 5),
+            (.timedOut("x"), 6), (.invalidStoredValue(key), 7), (.keyring(failure), 8), (.lockFile("x"), 8),
+        ]
+        for (error, code) in cases {
+            #expect(error.exitCode == code)
+            #expect(!error.message.contains("\n"))
+        }
+        #expect(CommandTable.exitStatuses.map(\.code) == Array(0...8))
+    }
+
+    @Test(
+        "libsecret failures map onto outcomes",
+        arguments: [
+            ("g-io-error-quark", 24, 6), ("g-dbus-error-quark", 12, 6), ("g-io-error-quark", 0, 5),
+            ("g-io-error-quark", 1, 5), ("g-io-error-quark", 39, 5), ("g-io-error-quark", 13, 5),
+            ("g-dbus-error-quark", 2, 5), ("g-dbus-error-quark", 3, 5), ("secret-error", 2, 4),
+            ("g-dbus-error-quark", 4, 8), ("secret-error", 1, 8),
+        ] as [(String, Int32, Int32)])
+    func failureOutcomes(domain: String, code: Int32, exit: Int32) {
+        let failure = SecretServiceFailure(operation: "secret_op", domain: domain, code: code, message: "m")
+        #expect(failure.outcome.exitCode == exit)
+        if exit == 8 {
+            #expect(failure.outcome.message == "secret_op failed: m (\(domain) \(code))")
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+@testable import KeyIDKit
+
+@Suite("Lock file", .tags(.unit))
+struct LockFileTests {
+    func temporaryDirectory() throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("keyid-lock-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        return path
+    }
+
+    @Test("the directory is made 0700 and the file 0600")
+    func modes() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let lock = try LockFile.acquire(in: root + "/keyid")
+        #expect(lock.path == root + "/keyid/lock")
+        let directory = try FileManager.default.attributesOfItem(atPath: root + "/keyid")
+        let file = try FileManager.default.attributesOfItem(atPath: root + "/keyid/lock")
+        #expect((directory[.posixPermissions] as? Int) == 0o700)
+        #expect((file[.posixPermissions] as? Int) == 0o600)
+    }
+
+    @Test("the directory follows XDG_RUNTIME_DIR, then XDG_CACHE_HOME, then HOME")
+    func directory() throws {
+        #expect(
+            try LockFile.directory(in: ProcessEnvironment(["XDG_RUNTIME_DIR": "/run/user/1", "HOME": "/h"]))
+                == "/run/user/1/keyid")
+        #expect(try LockFile.directory(in: ProcessEnvironment(["XDG_CACHE_HOME": "/c", "HOME": "/h"])) == "/c/keyid")
+        #expect(
+            try LockFile.directory(in: ProcessEnvironment(["XDG_RUNTIME_DIR": "relative", "HOME": "/h"]))
+                == "/h/.cache/keyid")
+        #expect(throws: KeyIDError.self) { try LockFile.directory(in: ProcessEnvironment([:])) }
+    }
+
+    @Test("a symbolic link planted as the lock file is refused and not followed")
+    func symlinkFile() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(
+            atPath: root + "/keyid", withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createSymbolicLink(atPath: root + "/keyid/lock", withDestinationPath: root + "/target")
+        #expect {
+            try LockFile.acquire(in: root + "/keyid")
+        } throws: { error in
+            (error as? KeyIDError)?.message.contains("is a symbolic link") == true
+        }
+        #expect(!FileManager.default.fileExists(atPath: root + "/target"))
+    }
+
+    @Test("a symbolic link planted as the directory is refused")
+    func symlinkDirectory() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(atPath: root + "/elsewhere", withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: root + "/keyid", withDestinationPath: root + "/elsewhere")
+        #expect(throws: KeyIDError.self) { try LockFile.acquire(in: root + "/keyid") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/elsewhere").isEmpty)
+    }
+
+    @Test("a directory open to others, or owned by someone else, is refused")
+    func foreignDirectory() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createDirectory(
+            atPath: root + "/keyid", withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        #expect {
+            try LockFile.acquire(in: root + "/keyid")
+        } throws: { error in
+            (error as? KeyIDError)?.message.contains("chmod 700") == true
+        }
+        if geteuid() == 0 {
+            chmod(root + "/keyid", 0o700)
+            chown(root + "/keyid", 65534, 65534)
+            #expect {
+                try LockFile.acquire(in: root + "/keyid")
+            } throws: { error in
+                (error as? KeyIDError)?.message.contains("belongs to user 65534") == true
+            }
+        }
+    }
+
+    @Test("a lock file owned by someone else is refused")
+    func foreignFile() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        guard geteuid() == 0 else { return }
+        try FileManager.default.createDirectory(
+            atPath: root + "/keyid", withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        FileManager.default.createFile(
+            atPath: root + "/keyid/lock", contents: nil, attributes: [.posixPermissions: 0o600])
+        chown(root + "/keyid/lock", 65534, 65534)
+        #expect {
+            try LockFile.acquire(in: root + "/keyid")
+        } throws: { error in
+            (error as? KeyIDError)?.message.contains("belongs to user 65534") == true
+        }
+    }
+
+    @Test("a path through a plain file is refused")
+    func notADirectory() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        FileManager.default.createFile(atPath: root + "/file", contents: Data())
+        #expect(throws: KeyIDError.self) { try LockFile.acquire(in: root + "/file/keyid") }
+    }
+}

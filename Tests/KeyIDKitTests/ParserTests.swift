@@ -1,0 +1,84 @@
+import Testing
+
+@testable import KeyIDKit
+
+@Suite("Parser", .tags(.unit))
+struct ParserTests {
+    @Test("subcommands with their options")
+    func subcommands() throws {
+        #expect(
+            try Parser.parse(["get", "--create", "--service", "s", "--account=a", "--format", "hex"])
+                == .run(
+                    .get,
+                    ParsedOptions(values: [.service: "s", .account: "a", .format: "hex"], flags: [.create])))
+        #expect(try Parser.parse(["delete", "--force"]) == .run(.delete, ParsedOptions(flags: [.force])))
+        #expect(try Parser.parse(["rotate", "--value", "-"]) == .run(.rotate, ParsedOptions(values: [.value: "-"])))
+        #expect(
+            try Parser.parse(["--service", "s", "create"]) == .run(.create, ParsedOptions(values: [.service: "s"])))
+    }
+
+    @Test("the last occurrence of an option wins")
+    func lastWins() throws {
+        #expect(
+            try Parser.parse(["get", "--service", "a", "--service", "b"])
+                == .run(.get, ParsedOptions(values: [.service: "b"])))
+    }
+
+    @Test("help and version")
+    func helpAndVersion() throws {
+        #expect(try Parser.parse(["--help"]) == .help(nil))
+        #expect(try Parser.parse(["-h"]) == .help(nil))
+        #expect(try Parser.parse(["help"]) == .help(nil))
+        #expect(try Parser.parse(["help", "rotate"]) == .help(.rotate))
+        #expect(try Parser.parse(["get", "--help"]) == .help(.get))
+        #expect(try Parser.parse(["--version"]) == .version)
+    }
+
+    @Test(
+        "usage errors",
+        arguments: [
+            ([], "missing subcommand"),
+            (["frobnicate"], "unknown subcommand 'frobnicate'"),
+            (["gte"], "did you mean 'get'?"),
+            (["get", "--acount", "x"], "did you mean '--account'?"),
+            (["get", "--force"], "does not apply to 'get'"),
+            (["delete", "--json"], "does not apply to 'delete'"),
+            (["get", "--service"], "needs a value"),
+            (["get", "--service", "--account", "a"], "needs a value"),
+            (["get", "--json=yes"], "takes no value"),
+            (["get", "--format", "base64"], "expected uuid, upper, hex, urn"),
+            (["rotate", "--value", "0f8fad5b-d9cb-469f-a165-70867728950e"], "use '--value -'"),
+            (["get", "--timeout", "0"], "invalid --timeout"),
+            (["get", "--timeout", "-1"], "invalid --timeout"),
+            (["get", "--timeout", "1e3"], "invalid --timeout"),
+            (["get", "--timeout", "99999"], "invalid --timeout"),
+            (["get", "extra"], "unexpected argument 'extra'"),
+            (["get", "-x"], "unknown option '-x'"),
+            (["get", "--", "x"], "unexpected argument 'x'"),
+            (["help", "nothing"], "it is not a subcommand"),
+            (["--service", "s"], "needs a subcommand"),
+        ] as [([String], String)])
+    func usageErrors(arguments: [String], fragment: String) {
+        #expect {
+            try Parser.parse(arguments)
+        } throws: { error in
+            guard case .usage(let message) = error as? KeyIDError else { return false }
+            return message.contains(fragment) && message.contains("--help") && !message.contains("\n")
+        }
+    }
+
+    @Test("control characters in arguments are escaped in messages")
+    func escapesControlCharacters() {
+        #expect {
+            try Parser.parse(["get\u{1B}[31m"])
+        } throws: { error in
+            guard case .usage(let message) = error as? KeyIDError else { return false }
+            return !message.contains("\u{1B}") && message.contains("\\u{1b}")
+        }
+    }
+
+    @Test("timeouts", arguments: [("1", 1.0), ("0.5", 0.5), ("3600", 3600.0), ("2.25", 2.25)])
+    func timeouts(text: String, seconds: Double) throws {
+        #expect(try Parser.parseTimeout(text, source: "--timeout") == seconds)
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+
+@testable import KeyIDKit
+
+extension Tag {
+    /// Pure functions: no I/O.
+    @Tag static var unit: Self
+    /// Commands run in process against the in-memory store.
+    @Tag static var command: Self
+    /// The libsecret store against a real gnome-keyring.
+    @Tag static var integration: Self
+    /// The built binary against a real gnome-keyring.
+    @Tag static var endToEnd: Self
+}
+
+/// Facts about the test run's surroundings.
+enum TestEnvironment {
+    /// True inside `tests/keyring-session.sh`, which starts a private gnome-keyring.
+    static var hasKeyring: Bool { ProcessInfo.processInfo.environment["KEYID_TEST_DAEMON_PID"] != nil }
+    /// The built keyid binary, set by `make test`.
+    static var binary: String? { ProcessInfo.processInfo.environment["KEYID_BIN"] }
+    /// Both of the above: the end-to-end tier can run.
+    static var canRunBinary: Bool { hasKeyring && binary != nil }
+    /// The repository's root directory.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    /// A service name no other test uses.
+    static func uniqueService(_ label: String = #function) -> String {
+        "keyid-test-" + label.prefix(while: { $0.isLetter || $0.isNumber }) + "-" + UUID().uuidString.prefix(8)
+    }
+}
+
+/// Runs keyid's entry point in process against a ``MemoryStore``.
+struct InProcess {
+    let store = MemoryStore()
+    var environment: [String: String] = [:]
+    var malformed: Set<String> = []
+    var input: [UInt8] = []
+    var inputIsTerminal = false
+
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    func run(_ arguments: String...) -> Outcome {
+        run(arguments)
+    }
+
+    func run(_ arguments: [String]) -> Outcome {
+        let stdout = BufferSink()
+        let stderr = BufferSink()
+        let store = self.store
+        let input = self.input
+        let context = Context(
+            stdout: stdout, stderr: stderr,
+            environment: ProcessEnvironment(environment, malformed: malformed),
+            readInput: { limit in Array(input.prefix(limit + 1)) }, inputIsTerminal: inputIsTerminal,
+            makeStore: { _ in store }, lock: { nil },
+            generateID: {
+                var generator = SystemRandomNumberGenerator()
+                return DeviceID.random(using: &generator)
+            },
+            terminate: { status in fatalError("the watchdog fired with status \(status)") }, usesWatchdog: false)
+        let status = KeyID.run(arguments, context: context)
+        return Outcome(status: status, stdout: stdout.text, stderr: stderr.text)
+    }
+}
+
+/// The result of running a program to completion.
+struct ProcessOutcome {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var seconds: Double
+}
+
+/// Runs a program with extra environment variables and optional standard input.
+func runProgram(
+    _ path: String, _ arguments: [String], environment extra: [String: String?] = [:], input: Data? = nil
+) throws -> ProcessOutcome {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    var environment = ProcessInfo.processInfo.environment
+    for (name, value) in extra {
+        environment[name] = value
+    }
+    process.environment = environment
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyid-out-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let outURL = directory.appendingPathComponent("out")
+    let errURL = directory.appendingPathComponent("err")
+    let inURL = directory.appendingPathComponent("in")
+    FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    FileManager.default.createFile(atPath: inURL.path, contents: input ?? Data())
+    let out = try FileHandle(forWritingTo: outURL)
+    let err = try FileHandle(forWritingTo: errURL)
+    let inHandle = try FileHandle(forReadingFrom: inURL)
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = inHandle
+    let start = Date()
+    try process.run()
+    process.waitUntilExit()
+    let seconds = Date().timeIntervalSince(start)
+    try out.close()
+    try err.close()
+    try inHandle.close()
+    return ProcessOutcome(
+        status: process.terminationStatus,
+        stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+        stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), seconds: seconds)
+}
+
+/// Runs the built keyid binary.
+func keyid(_ arguments: [String], environment: [String: String?] = [:], input: String? = nil) throws
+    -> ProcessOutcome
+{
+    try runProgram(TestEnvironment.binary!, arguments, environment: environment, input: input.map { Data($0.utf8) })
+}
+
+/// Runs a shell command line inside a fresh private keyring session (`--mode` as given).
+/// `arguments` become the script's `$@`; `input` its standard input.
+func inSession(
+    _ mode: String, _ script: String, arguments: [String] = [], environment: [String: String?] = [:],
+    input: String? = nil
+) throws -> ProcessOutcome {
+    try runProgram(
+        TestEnvironment.root + "/tests/keyring-session.sh",
+        ["--mode", mode, "--", "/bin/sh", "-c", "cd \"$XDG_RUNTIME_DIR\" || exit 99\n" + script, "sh"] + arguments,
+        environment: environment.merging([
+            "KEYID": TestEnvironment.binary,
+            "KEYRING_TOOL": TestEnvironment.root + "/tests/keyring-tool.py",
+        ]) { a, _ in a },
+        input: input.map { Data($0.utf8) })
+}
+
+/// The keyring helper (`tests/keyring-tool.py`) against the test run's keyring.
+func keyringTool(_ arguments: [String], input: String? = nil) throws -> String {
+    let outcome = try runProgram(
+        "/usr/bin/python3", [TestEnvironment.root + "/tests/keyring-tool.py"] + arguments,
+        input: input.map { Data($0.utf8) })
+    guard outcome.status == 0 else { throw HelperFailure(message: outcome.stderr) }
+    return outcome.stdout
+}
+
+/// Every item in the test run's keyring, one line each, sorted.
+func keyringDump() throws -> String {
+    try keyringTool(["dump"])
+}
+
+/// How many items match a service and account in the test run's keyring.
+func itemCount(service: String, account: String = ItemKey.defaultAccount) throws -> Int {
+    Int(try keyringTool(["count", service, account]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+}
+
+struct HelperFailure: Error {
+    var message: String
+}
+
+/// A value parsed as keyid's JSON output.
+func parseJSON(_ text: String) throws -> [String: Any] {
+    try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
+}
