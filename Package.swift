@@ -7,11 +7,9 @@ let package = Package(
         .executable(name: "keyid", targets: ["keyid"])
     ],
     targets: [
-        .systemLibrary(
-            name: "CLibSecret",
-            pkgConfig: "libsecret-1",
-            providers: [.apt(["libsecret-1-dev"])]
-        ),
+        // libsecret's C surface, loaded at run time (see Sources/CLibSecret/shim.h);
+        // tests/shim-check.c holds it to the installed libsecret-1-dev headers.
+        .systemLibrary(name: "CLibSecret"),
         .target(
             name: "KeyIDKit",
             dependencies: ["CLibSecret"]

@@ -27,6 +27,8 @@ public enum KeyIDError: Error, Equatable, Sendable {
         case noProvider
         /// The provider has no default keyring (no `default` alias).
         case noDefaultKeyring
+        /// libsecret itself could not be loaded; the payload says why.
+        case noLibrary(String)
     }
 
     /// The process exit status for this outcome (see the README's table).
@@ -63,6 +65,8 @@ public enum KeyIDError: Error, Equatable, Sendable {
         case .unavailable(.noDefaultKeyring):
             return
                 "the Secret Service has no default keyring; create one (for example with Seahorse) or start gnome-keyring-daemon --unlock"
+        case .unavailable(.noLibrary(let detail)):
+            return "cannot load libsecret (\(detail)); install the libsecret-1-0 package"
         case .timedOut(let text):
             return text
         case .invalidStoredValue(let key):

@@ -1,18 +1,22 @@
 internal import CLibSecret
 
-/// The freedesktop Secret Service, through libsecret's D-Bus path API. The only file
-/// that touches libsecret.
+/// The freedesktop Secret Service, through libsecret and GDBus. The only file that touches
+/// libsecret, which it loads when it first connects.
 ///
 /// Items are looked up with a NULL schema by exactly `service` and `account`, as
-/// `secret-tool` does. Searches never unlock as a side effect: locked matches are
-/// unlocked explicitly (prompting) only when prompting is allowed, and otherwise
-/// reported as locked.
+/// `secret-tool` does. Searches never unlock as a side effect: locked matches are unlocked
+/// explicitly (which may prompt) only when prompting is allowed, and are otherwise reported
+/// as locked. Values travel in a `plain` Secret Service session (see the README's
+/// "Performance" section); items are created with `replace = false` and updated in place
+/// with `Item.SetSecret`.
 public final class LibSecretStore: SecretStore {
     /// Where `CreateItem` goes: the provider's default collection.
     static let defaultCollection = "/org/freedesktop/secrets/aliases/default"
 
     private let allowPrompt: Bool
-    private var connection: UnsafeMutablePointer<SecretService>?
+    private var api: UnsafePointer<keyid_libsecret>?
+    private var connection: OpaquePointer?
+    private var session: String?
 
     /// Connects lazily, on the first call that needs the service.
     public init(allowPrompt: Bool) {
@@ -20,39 +24,45 @@ public final class LibSecretStore: SecretStore {
     }
 
     deinit {
-        if let connection { g_object_unref(connection) }
+        if let api, let connection { api.pointee.g_object_unref(UnsafeMutableRawPointer(connection)) }
     }
 
     public func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
-        let service = try connect()
-        let attributes = Self.attributeTable(key.attributes)
-        defer { g_hash_table_unref(attributes) }
+        let (c, service) = try connect()
+        let attributes = keyid_string_table_new(c)
+        defer { c.pointee.g_hash_table_unref(attributes) }
+        for (name, value) in key.attributes {
+            _ = c.pointee.g_hash_table_insert(
+                attributes, UnsafeMutableRawPointer(c.pointee.g_strdup(name)),
+                UnsafeMutableRawPointer(c.pointee.g_strdup(value)))
+        }
         var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
         var locked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
         var error: UnsafeMutablePointer<GError>?
-        secret_service_search_for_dbus_paths_sync(service, nil, attributes, nil, &unlocked, &locked, &error)
+        _ = c.pointee.secret_service_search_for_dbus_paths_sync(
+            service, nil, attributes, nil, &unlocked, &locked, &error)
         defer {
-            g_strfreev(unlocked)
-            g_strfreev(locked)
+            c.pointee.g_strfreev(unlocked)
+            c.pointee.g_strfreev(locked)
         }
-        try Self.check(error, "secret_service_search_for_dbus_paths_sync")
+        try check(error, "secret_service_search_for_dbus_paths_sync")
         var paths = Self.strings(unlocked)
         let lockedPaths = Self.strings(locked)
         if !lockedPaths.isEmpty {
-            try unlock(lockedPaths, service, what: "the keyring holding the ID for \(key)")
+            try unlock(lockedPaths, what: "the keyring holding the ID for \(key)")
             paths += lockedPaths
-        } else if paths.isEmpty, try unlockDefaultCollectionIfLocked(service, key) {
+        } else if paths.isEmpty, try unlockDefaultCollectionIfLocked(key) {
             // Some providers cannot search a locked keyring: look again now that it is open.
             return try items(matching: key, details: details)
         }
         var items = paths.map { StoredItem(handle: $0) }
         if details.contains(.secrets), !items.isEmpty {
-            let secrets = try self.secrets(for: paths, service)
+            let secrets = try self.secrets(for: paths)
             for index in items.indices {
                 guard let secret = secrets[items[index].handle] else {
                     throw .keyring(
                         SecretServiceFailure(
-                            operation: "secret_service_get_secrets_for_dbus_paths_sync", domain: "", code: 0,
+                            operation: "GetSecrets", domain: "", code: 0,
                             message: "no value came back for \(items[index].handle)"))
                 }
                 items[index].secret = secret
@@ -60,71 +70,102 @@ public final class LibSecretStore: SecretStore {
         }
         if details.contains(.metadata) || items.count > 1 {
             for index in items.indices {
-                try loadMetadata(&items[index], service)
+                try loadMetadata(&items[index])
             }
         }
         return items
     }
 
     public func add(_ key: ItemKey, label: String, secret: [UInt8]) throws(KeyIDError) {
-        let service = try connect()
-        let properties = keyid_variant_table_new()
-        defer { g_hash_table_unref(properties) }
-        g_hash_table_insert(
-            properties, UnsafeMutableRawPointer(g_strdup("org.freedesktop.Secret.Item.Label")),
-            UnsafeMutableRawPointer(g_variant_ref_sink(g_variant_new_string(label))))
-        g_hash_table_insert(
-            properties, UnsafeMutableRawPointer(g_strdup("org.freedesktop.Secret.Item.Attributes")),
-            UnsafeMutableRawPointer(g_variant_ref_sink(Self.attributeVariant(key.attributes))))
-        let value = Self.value(secret)
-        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+        let (c, _) = try connect()
+        let session = try openSession()
+        let attributeType = "{ss}"
+        let attributes = key.attributes.map { name, value in
+            c.pointee.g_variant_new_dict_entry(
+                c.pointee.g_variant_new_string(name), c.pointee.g_variant_new_string(value))
+        }
+        let properties: [OpaquePointer?] =
+            ([
+                ("org.freedesktop.Secret.Item.Label", c.pointee.g_variant_new_string(label)),
+                (
+                    "org.freedesktop.Secret.Item.Attributes",
+                    attributes.withUnsafeBufferPointer {
+                        keyid_variant_array(c, attributeType, $0.baseAddress, gsize($0.count))
+                    }
+                ),
+            ] as [(String, OpaquePointer?)]).map { name, value in
+                c.pointee.g_variant_new_dict_entry(
+                    c.pointee.g_variant_new_string(name), c.pointee.g_variant_new_variant(value))
+            }
         var attempt = 0
         while true {
             attempt += 1
-            var error: UnsafeMutablePointer<GError>?
-            let path = secret_service_create_item_dbus_path_sync(
-                service, Self.defaultCollection, properties, value, SECRET_ITEM_CREATE_NONE, nil, &error)
-            g_free(path)
-            guard let failure = Self.failure(error, "secret_service_create_item_dbus_path_sync") else { return }
-            switch (failure.domain, failure.code) {
-            case ("g-dbus-error-quark", 19), ("g-dbus-error-quark", 41):
-                // No object answers at the default alias: the provider has no default keyring.
-                throw .unavailable(.noDefaultKeyring)
-            case ("secret-error", 2) where attempt == 1:
-                try unlock(try defaultCollectionPath(service), service, what: "the default keyring")
-            default:
-                throw failure.outcome
+            let arguments = tuple(
+                c,
+                [
+                    properties.withUnsafeBufferPointer {
+                        keyid_variant_array(c, "{sv}", $0.baseAddress, gsize($0.count))
+                    },
+                    secretStruct(c, session, secret),
+                    c.pointee.g_variant_new_boolean(0),
+                ])
+            do throws(KeyIDError) {
+                let reply = try call(
+                    Self.defaultCollection, "org.freedesktop.Secret.Collection", "CreateItem", arguments)
+                defer { c.pointee.g_variant_unref(reply) }
+                let prompt = Self.string(c, child(c, reply, 1))
+                if prompt != "/" { try runPrompt(prompt) }
+                return
+            } catch .keyring(let failure) {
+                switch (failure.domain, failure.code) {
+                case ("g-dbus-error-quark", 19), ("g-dbus-error-quark", 41):
+                    // No object answers at the default alias: the provider has no default keyring.
+                    throw .unavailable(.noDefaultKeyring)
+                case ("secret-error", 2) where attempt == 1:
+                    try unlock(try defaultCollectionPath(), what: "the default keyring")
+                default:
+                    throw failure.outcome
+                }
             }
         }
     }
 
     public func replaceSecret(of item: StoredItem, with secret: [UInt8]) throws(KeyIDError) {
-        let service = try connect()
-        var error: UnsafeMutablePointer<GError>?
-        let proxy = secret_item_new_for_dbus_path_sync(service, item.handle, SECRET_ITEM_NONE, nil, &error)
-        defer { if let proxy { g_object_unref(proxy) } }
-        try Self.check(error, "secret_item_new_for_dbus_path_sync")
-        let value = Self.value(secret)
-        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-        secret_item_set_secret_sync(proxy, value, nil, &error)
-        try Self.check(error, "secret_item_set_secret_sync")
+        let (c, _) = try connect()
+        let session = try openSession()
+        do throws(KeyIDError) {
+            let reply = try call(
+                item.handle, "org.freedesktop.Secret.Item", "SetSecret", tuple(c, [secretStruct(c, session, secret)]))
+            c.pointee.g_variant_unref(reply)
+        } catch .keyring(let failure) {
+            throw failure.outcome
+        }
     }
 
     public func delete(_ item: StoredItem) throws(KeyIDError) {
-        let service = try connect()
+        let (c, service) = try connect()
         var error: UnsafeMutablePointer<GError>?
-        secret_service_delete_item_dbus_path_sync(service, item.handle, nil, &error)
-        try Self.check(error, "secret_service_delete_item_dbus_path_sync")
+        _ = c.pointee.secret_service_delete_item_dbus_path_sync(service, item.handle, nil, &error)
+        try check(error, "secret_service_delete_item_dbus_path_sync")
     }
 
     // MARK: - Steps
 
-    private func connect() throws(KeyIDError) -> UnsafeMutablePointer<SecretService> {
-        if let connection { return connection }
+    private func connect() throws(KeyIDError) -> (UnsafePointer<keyid_libsecret>, OpaquePointer) {
+        if let api, let connection { return (api, connection) }
+        var problem: UnsafePointer<CChar>?
+        guard let c = keyid_libsecret_load(&problem) else {
+            throw .unavailable(
+                .noLibrary(problem.map { String(cString: $0) } ?? "libsecret-1.so.0 could not be loaded"))
+        }
+        api = c
+        // Registers libsecret's D-Bus error names, so that calls made through GDBus map
+        // org.freedesktop.Secret.Error.IsLocked onto SECRET_ERROR_IS_LOCKED.
+        _ = c.pointee.secret_error_get_quark()
         var error: UnsafeMutablePointer<GError>?
-        let service = secret_service_get_sync(SECRET_SERVICE_NONE, nil, &error)
-        if let failure = Self.failure(error, "secret_service_get_sync") {
-            if let service { g_object_unref(service) }
+        let service = c.pointee.secret_service_get_sync(SECRET_SERVICE_NONE, nil, &error)
+        if let failure = failure(error, "secret_service_get_sync") {
+            if let service { c.pointee.g_object_unref(UnsafeMutableRawPointer(service)) }
             // Any I/O error while connecting means there is no usable session bus.
             if failure.domain == "g-io-error-quark", failure.code != 24 {
                 throw .unavailable(.noBus(failure.message))
@@ -133,24 +174,44 @@ public final class LibSecretStore: SecretStore {
         }
         guard let service else { throw .unavailable(.noProvider) }
         connection = service
-        return service
+        return (c, service)
+    }
+
+    /// Opens (once) a `plain` session for moving values; returns its object path.
+    private func openSession() throws(KeyIDError) -> String {
+        if let session { return session }
+        let (c, _) = try connect()
+        let arguments = tuple(
+            c,
+            [
+                c.pointee.g_variant_new_string("plain"),
+                c.pointee.g_variant_new_variant(c.pointee.g_variant_new_string("")),
+            ])
+        do throws(KeyIDError) {
+            let reply = try call(nil, "org.freedesktop.Secret.Service", "OpenSession", arguments)
+            defer { c.pointee.g_variant_unref(reply) }
+            let path = Self.string(c, child(c, reply, 1))
+            session = path
+            return path
+        } catch .keyring(let failure) {
+            throw failure.outcome
+        }
     }
 
     /// Unlocks `paths`, which may show a prompt; throws ``KeyIDError/locked(_:)`` when
     /// prompting is not allowed or the prompt did not unlock them all.
-    private func unlock(_ paths: [String], _ service: UnsafeMutablePointer<SecretService>, what: String)
-        throws(KeyIDError)
-    {
+    private func unlock(_ paths: [String], what: String) throws(KeyIDError) {
         guard allowPrompt else {
             throw .locked("\(what) is locked; unlock it, or run without --no-prompt to be asked for its password")
         }
+        let (c, service) = try connect()
         var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
         var error: UnsafeMutablePointer<GError>?
-        let count = Self.withStringArray(paths) { array in
-            secret_service_unlock_dbus_paths_sync(service, array, nil, &unlocked, &error)
+        let count = Self.withStringArray(c, paths) { array in
+            c.pointee.secret_service_unlock_dbus_paths_sync(service, array, nil, &unlocked, &error)
         }
-        g_strfreev(unlocked)
-        try Self.check(error, "secret_service_unlock_dbus_paths_sync")
+        c.pointee.g_strfreev(unlocked)
+        try check(error, "secret_service_unlock_dbus_paths_sync")
         if count < paths.count {
             throw .locked(
                 "\(what) is locked and was not unlocked (the unlock prompt was dismissed or could not be shown)")
@@ -159,110 +220,159 @@ public final class LibSecretStore: SecretStore {
 
     /// A search that found nothing proves nothing while the default keyring is locked.
     /// Unlocks it (returning true) when prompting is allowed; otherwise reports it locked.
-    private func unlockDefaultCollectionIfLocked(_ service: UnsafeMutablePointer<SecretService>, _ key: ItemKey)
-        throws(KeyIDError) -> Bool
-    {
+    private func unlockDefaultCollectionIfLocked(_ key: ItemKey) throws(KeyIDError) -> Bool {
+        let (c, service) = try connect()
         var error: UnsafeMutablePointer<GError>?
-        let collection = secret_collection_for_alias_sync(service, "default", SECRET_COLLECTION_NONE, nil, &error)
-        defer { if let collection { g_object_unref(collection) } }
-        try Self.check(error, "secret_collection_for_alias_sync")
-        guard let collection, secret_collection_get_locked(collection) != 0 else { return false }
-        let path = g_dbus_proxy_get_object_path(
-            UnsafeMutableRawPointer(collection).assumingMemoryBound(to: GDBusProxy.self))
+        let collection = c.pointee.secret_collection_for_alias_sync(
+            service, "default", SECRET_COLLECTION_NONE, nil, &error)
+        defer { if let collection { c.pointee.g_object_unref(UnsafeMutableRawPointer(collection)) } }
+        try check(error, "secret_collection_for_alias_sync")
+        guard let collection, c.pointee.secret_collection_get_locked(collection) != 0 else { return false }
+        let path = c.pointee.g_dbus_proxy_get_object_path(collection)
         try unlock(
-            [path.map { String(cString: $0) } ?? Self.defaultCollection], service,
+            [path.map { String(cString: $0) } ?? Self.defaultCollection],
             what: "the default keyring, which may hold the ID for \(key),")
         return true
     }
 
-    private func defaultCollectionPath(_ service: UnsafeMutablePointer<SecretService>) throws(KeyIDError) -> [String] {
+    private func defaultCollectionPath() throws(KeyIDError) -> [String] {
+        let (c, service) = try connect()
         var error: UnsafeMutablePointer<GError>?
-        let path = secret_service_read_alias_dbus_path_sync(service, "default", nil, &error)
-        defer { g_free(path) }
-        try Self.check(error, "secret_service_read_alias_dbus_path_sync")
+        let path = c.pointee.secret_service_read_alias_dbus_path_sync(service, "default", nil, &error)
+        defer { c.pointee.g_free(path) }
+        try check(error, "secret_service_read_alias_dbus_path_sync")
         guard let path, String(cString: path) != "/" else { throw .unavailable(.noDefaultKeyring) }
         return [String(cString: path)]
     }
 
-    private func secrets(for paths: [String], _ service: UnsafeMutablePointer<SecretService>) throws(KeyIDError)
-        -> [String: [UInt8]]
-    {
+    private func runPrompt(_ prompt: String) throws(KeyIDError) {
+        let (c, service) = try connect()
         var error: UnsafeMutablePointer<GError>?
-        let table = Self.withStringArray(paths) { array in
-            secret_service_get_secrets_for_dbus_paths_sync(service, array, nil, &error)
+        let result = c.pointee.secret_service_prompt_at_dbus_path_sync(service, prompt, nil, nil, &error)
+        if let result { c.pointee.g_variant_unref(result) }
+        try check(error, "secret_service_prompt_at_dbus_path_sync")
+    }
+
+    /// `GetSecrets` in the plain session: item path to value.
+    private func secrets(for paths: [String]) throws(KeyIDError) -> [String: [UInt8]] {
+        let (c, _) = try connect()
+        let session = try openSession()
+        let items = Self.withStringArray(c, paths) { array in
+            c.pointee.g_variant_new_objv(array, gssize(paths.count))
         }
-        defer { if let table { g_hash_table_unref(table) } }
-        try Self.check(error, "secret_service_get_secrets_for_dbus_paths_sync")
+        let reply: OpaquePointer
+        do throws(KeyIDError) {
+            reply = try call(
+                nil, "org.freedesktop.Secret.Service", "GetSecrets",
+                tuple(c, [items, c.pointee.g_variant_new_object_path(session)]))
+        } catch .keyring(let failure) {
+            throw failure.outcome
+        }
+        defer { c.pointee.g_variant_unref(reply) }
+        let dictionary = child(c, reply, 0)
+        defer { c.pointee.g_variant_unref(dictionary) }
         var result: [String: [UInt8]] = [:]
-        for path in paths {
-            guard let found = path.withCString({ g_hash_table_lookup(table, $0) }) else { continue }
+        for index in 0..<c.pointee.g_variant_n_children(dictionary) {
+            let entry = c.pointee.g_variant_get_child_value(dictionary, index)!
+            defer { c.pointee.g_variant_unref(entry) }
+            let path = Self.string(c, child(c, entry, 0))
+            let secret = child(c, entry, 1)
+            defer { c.pointee.g_variant_unref(secret) }
+            let value = child(c, secret, 2)
+            defer { c.pointee.g_variant_unref(value) }
             var length = 0
-            let bytes = secret_value_get(OpaquePointer(found), &length)
+            let bytes = c.pointee.g_variant_get_fixed_array(value, &length, 1)
             result[path] = bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
         }
         return result
     }
 
-    private func loadMetadata(_ item: inout StoredItem, _ service: UnsafeMutablePointer<SecretService>)
-        throws(KeyIDError)
-    {
+    private func loadMetadata(_ item: inout StoredItem) throws(KeyIDError) {
+        let (c, service) = try connect()
         var error: UnsafeMutablePointer<GError>?
-        let proxy = secret_item_new_for_dbus_path_sync(service, item.handle, SECRET_ITEM_NONE, nil, &error)
-        defer { if let proxy { g_object_unref(proxy) } }
-        try Self.check(error, "secret_item_new_for_dbus_path_sync")
-        let label = secret_item_get_label(proxy)
-        defer { g_free(label) }
+        let proxy = c.pointee.secret_item_new_for_dbus_path_sync(service, item.handle, SECRET_ITEM_NONE, nil, &error)
+        defer { if let proxy { c.pointee.g_object_unref(UnsafeMutableRawPointer(proxy)) } }
+        try check(error, "secret_item_new_for_dbus_path_sync")
+        let label = c.pointee.secret_item_get_label(proxy)
+        defer { c.pointee.g_free(label) }
         item.label = label.map { String(cString: $0) }
-        item.created = UInt64(secret_item_get_created(proxy))
-        item.modified = UInt64(secret_item_get_modified(proxy))
+        item.created = UInt64(c.pointee.secret_item_get_created(proxy))
+        item.modified = UInt64(c.pointee.secret_item_get_modified(proxy))
+    }
+
+    // MARK: - D-Bus helpers
+
+    /// Calls a Secret Service method: on the service object when `path` is nil, else on
+    /// `path`. Consumes the floating `arguments`; the caller unrefs the reply. Failures are
+    /// thrown as ``KeyIDError/keyring(_:)`` carrying the raw failure, for the caller to map.
+    private func call(_ path: String?, _ interface: String, _ method: String, _ arguments: OpaquePointer)
+        throws(KeyIDError) -> OpaquePointer
+    {
+        let (c, service) = try connect()
+        let proxy = service
+        var error: UnsafeMutablePointer<GError>?
+        let reply: OpaquePointer?
+        if let path {
+            reply = c.pointee.g_dbus_connection_call_sync(
+                c.pointee.g_dbus_proxy_get_connection(proxy), c.pointee.g_dbus_proxy_get_name(proxy), path,
+                interface, method, arguments, nil, G_DBUS_CALL_FLAGS_NONE, -1, nil, &error)
+        } else {
+            reply = c.pointee.g_dbus_proxy_call_sync(proxy, method, arguments, G_DBUS_CALL_FLAGS_NONE, -1, nil, &error)
+        }
+        if let failure = failure(error, "\(interface).\(method)") {
+            if let reply { c.pointee.g_variant_unref(reply) }
+            throw .keyring(failure)
+        }
+        guard let reply else {
+            throw .keyring(
+                SecretServiceFailure(operation: "\(interface).\(method)", domain: "", code: 0, message: "no reply"))
+        }
+        return reply
+    }
+
+    /// The `(oayays)` secret struct of a plain session (floating).
+    private func secretStruct(_ c: UnsafePointer<keyid_libsecret>, _ session: String, _ secret: [UInt8])
+        -> OpaquePointer
+    {
+        let value = secret.withUnsafeBytes { keyid_variant_bytes(c, $0.baseAddress, gsize($0.count))! }
+        return tuple(
+            c,
+            [
+                c.pointee.g_variant_new_object_path(session), keyid_variant_bytes(c, nil, 0)!, value,
+                c.pointee.g_variant_new_string("text/plain"),
+            ])
+    }
+
+    private func tuple(_ c: UnsafePointer<keyid_libsecret>, _ children: [OpaquePointer?]) -> OpaquePointer {
+        children.withUnsafeBufferPointer { c.pointee.g_variant_new_tuple($0.baseAddress, gsize($0.count))! }
+    }
+
+    /// A child of a container value; the caller unrefs it.
+    private func child(_ c: UnsafePointer<keyid_libsecret>, _ value: OpaquePointer, _ index: Int) -> OpaquePointer {
+        c.pointee.g_variant_get_child_value(value, gsize(index))!
+    }
+
+    /// The string in a string or object-path value, which it unrefs.
+    private static func string(_ c: UnsafePointer<keyid_libsecret>, _ value: OpaquePointer) -> String {
+        defer { c.pointee.g_variant_unref(value) }
+        return c.pointee.g_variant_get_string(value, nil).map { String(cString: $0) } ?? ""
     }
 
     // MARK: - C helpers
 
     /// Converts and frees a GError; `nil` when there was none.
-    private static func failure(_ error: UnsafeMutablePointer<GError>?, _ operation: String) -> SecretServiceFailure? {
-        guard let error else { return nil }
-        defer { g_error_free(error) }
+    private func failure(_ error: UnsafeMutablePointer<GError>?, _ operation: String) -> SecretServiceFailure? {
+        guard let error, let c = api else { return nil }
+        defer { c.pointee.g_error_free(error) }
         return SecretServiceFailure(
             operation: operation,
-            domain: g_quark_to_string(error.pointee.domain).map { String(cString: $0) } ?? "",
+            domain: c.pointee.g_quark_to_string(error.pointee.domain).map { String(cString: $0) } ?? "",
             code: error.pointee.code,
             message: error.pointee.message.map { String(cString: $0) } ?? "")
     }
 
-    private static func check(_ error: UnsafeMutablePointer<GError>?, _ operation: String) throws(KeyIDError) {
+    private func check(_ error: UnsafeMutablePointer<GError>?, _ operation: String) throws(KeyIDError) {
         if let failure = failure(error, operation) { throw failure.outcome }
-    }
-
-    /// A `GHashTable` of owned copies of the attributes, as libsecret expects.
-    private static func attributeTable(_ attributes: [(String, String)]) -> OpaquePointer {
-        let table = keyid_string_table_new()!
-        for (name, value) in attributes {
-            g_hash_table_insert(
-                table, UnsafeMutableRawPointer(g_strdup(name)), UnsafeMutableRawPointer(g_strdup(value)))
-        }
-        return table
-    }
-
-    /// The attributes as the `a{ss}` variant `CreateItem` takes (floating).
-    private static func attributeVariant(_ attributes: [(String, String)]) -> OpaquePointer {
-        let type = g_variant_type_new("a{ss}")
-        defer { g_variant_type_free(type) }
-        let builder = g_variant_builder_new(type)
-        defer { g_variant_builder_unref(builder) }
-        for (name, value) in attributes {
-            g_variant_builder_add_value(
-                builder, g_variant_new_dict_entry(g_variant_new_string(name), g_variant_new_string(value)))
-        }
-        return g_variant_builder_end(builder)
-    }
-
-    private static func value(_ secret: [UInt8]) -> OpaquePointer {
-        var bytes = secret
-        bytes.append(0)
-        return bytes.withUnsafeBytes { buffer in
-            secret_value_new(buffer.baseAddress!.assumingMemoryBound(to: gchar.self), buffer.count - 1, "text/plain")
-        }
     }
 
     private static func strings(_ array: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?) -> [String] {
@@ -277,11 +387,12 @@ public final class LibSecretStore: SecretStore {
 
     /// Calls `body` with a NULL-terminated `const gchar **` holding copies of `strings`.
     private static func withStringArray<T>(
-        _ strings: [String], _ body: (UnsafeMutablePointer<UnsafePointer<gchar>?>) -> T
+        _ c: UnsafePointer<keyid_libsecret>, _ strings: [String],
+        _ body: (UnsafeMutablePointer<UnsafePointer<gchar>?>) -> T
     ) -> T {
-        let copies = strings.map { UnsafePointer(g_strdup($0)) }
+        let copies = strings.map { UnsafePointer(c.pointee.g_strdup($0)) }
         defer {
-            for copy in copies { g_free(UnsafeMutableRawPointer(mutating: copy)) }
+            for copy in copies { c.pointee.g_free(UnsafeMutableRawPointer(mutating: copy)) }
         }
         var array = copies + [nil]
         return array.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
