@@ -3,7 +3,7 @@
 #   install-deps.sh build|test|bench
 set -eu
 
-build="libsecret-1-dev pkg-config"
+build="libsecret-1-dev pkg-config g++"
 runtime="gnome-keyring dbus dbus-bin dbus-daemon libsecret-tools"
 test="python3-dbus bash-completion zsh fish groff-base"
 bench="hyperfine time"
