@@ -60,6 +60,10 @@ public enum CommandTable {
     public static let defaultTimeout = 30.0
     /// The largest `--timeout` accepted, in seconds.
     public static let maximumTimeout = 3600.0
+    /// What keyid does, in one line: the help's first line and the manual page's NAME.
+    public static let tagline = "keep a persistent device ID in the Secret Service"
+    /// The abstract of `keyid help`, listed with the subcommands.
+    public static let helpAbstract = "show help for a subcommand"
 
     static let service = OptionSpec(
         option: .service, valueName: "NAME", choices: [],

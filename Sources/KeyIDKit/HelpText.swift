@@ -8,7 +8,7 @@ public enum HelpText {
 
     static func tool() -> String {
         var lines = [
-            "keyid \(KeyIDVersion.current): keep a persistent device ID in the Secret Service",
+            "keyid \(KeyIDVersion.current): \(CommandTable.tagline)",
             "",
             "Usage: keyid <subcommand> [options]",
             "",
@@ -19,7 +19,7 @@ public enum HelpText {
         for spec in CommandTable.subcommands {
             lines.append("  " + pad(spec.name, width) + spec.abstract)
         }
-        lines.append("  " + pad("help", width) + "show help for a subcommand")
+        lines.append("  " + pad("help", width) + CommandTable.helpAbstract)
         lines += ["", "Options:"]
         lines += optionLines(CommandTable.globalOptions)
         lines += ["", "Environment:"]
