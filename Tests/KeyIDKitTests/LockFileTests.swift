@@ -89,7 +89,7 @@ struct LockFileTests {
         guard geteuid() == 0 else { return }
         try FileManager.default.createDirectory(
             atPath: root + "/keyid", withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        FileManager.default.createFile(
+        _ = FileManager.default.createFile(
             atPath: root + "/keyid/lock", contents: nil, attributes: [.posixPermissions: 0o600])
         chown(root + "/keyid/lock", 65534, 65534)
         #expect {
@@ -103,7 +103,7 @@ struct LockFileTests {
     func notADirectory() throws {
         let root = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        FileManager.default.createFile(atPath: root + "/file", contents: Data())
+        _ = FileManager.default.createFile(atPath: root + "/file", contents: Data())
         #expect(throws: KeyIDError.self) { try LockFile.acquire(in: root + "/file/keyid") }
     }
 }
