@@ -15,7 +15,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -L$(CURDIR)/.build/sta
 DEBUG_BIN = .build/debug/keyid
 RELEASE_BIN = .build/release/keyid
 
-.PHONY: all deps build release run test lint format bench docs install uninstall clean
+.PHONY: all deps build release run test lint format bench docs install install-files uninstall clean
 
 all: release
 
@@ -59,7 +59,10 @@ format:
 docs:
 	$(SWIFT) run keyid-docs $(CURDIR)
 
-install: release
+install: release install-files
+
+## install-files: install what is already built (the release binary, manual page, completions).
+install-files:
 	install -d $(BINDIR) $(MANDIR) $(BASHDIR) $(ZSHDIR) $(FISHDIR)
 	install -m 0755 $(RELEASE_BIN) $(BINDIR)/keyid
 	install -m 0644 doc/keyid.1 $(MANDIR)/keyid.1

@@ -20,6 +20,8 @@ enum TestEnvironment {
     static var hasKeyring: Bool { ProcessInfo.processInfo.environment["KEYID_TEST_DAEMON_PID"] != nil }
     /// The built keyid binary, set by `make test`.
     static var binary: String? { ProcessInfo.processInfo.environment["KEYID_BIN"] }
+    /// The release build of keyid, set by `make test`.
+    static var releaseBinary: String? { ProcessInfo.processInfo.environment["KEYID_RELEASE_BIN"] }
     /// Both of the above: the end-to-end tier can run.
     static var canRunBinary: Bool { hasKeyring && binary != nil }
     /// The repository's root directory.
