@@ -48,6 +48,15 @@ test:
 	KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) KEYID_RELEASE_BIN=$(CURDIR)/$(RELEASE_BIN) \
 		tests/keyring-session.sh -- $(SWIFT) test --skip-build
 
+## make bench: keyid against secret-tool (and Python keyring, when pip can install it).
+BENCH_ARGS ?=
+bench:
+	@scripts/install-deps.sh bench
+	@$(MAKE) --no-print-directory release >&2
+	@venv=$$(bench/python-keyring.sh $(CURDIR)/.build/bench-venv) || echo "bench: Python keyring not available; its column is left out" >&2; \
+	tests/keyring-session.sh -- /usr/bin/python3 bench/bench.py $(CURDIR)/$(RELEASE_BIN) \
+		$${venv:+--python-keyring $$venv} $(BENCH_ARGS)
+
 lint:
 	@scripts/install-deps.sh build
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests

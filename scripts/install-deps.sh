@@ -6,13 +6,13 @@ set -eu
 build="libsecret-1-dev pkg-config g++"
 runtime="gnome-keyring dbus dbus-bin dbus-daemon libsecret-tools"
 test="python3-dbus bash-completion zsh fish groff-base"
-bench="hyperfine time"
+bench="time python3-dbus python3-venv"
 
 case ${1:-build} in
     build) wanted="$build" ;;
     run) wanted="$build $runtime" ;;
     test) wanted="$build $runtime $test $bench" ;;
-    bench) wanted="$build $runtime $bench python3-venv" ;;
+    bench) wanted="$build $runtime $bench" ;;
     *) echo "install-deps.sh: unknown purpose $1" >&2; exit 2 ;;
 esac
 

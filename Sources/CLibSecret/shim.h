@@ -142,7 +142,7 @@ static inline const keyid_libsecret *keyid_libsecret_load(const char *_Nullable 
     static keyid_libsecret table;
     static int loaded;
     if (loaded) return &table;
-    void *handle = dlopen("libsecret-1.so.0", RTLD_NOW | RTLD_LOCAL);
+    void *handle = dlopen("libsecret-1.so.0", RTLD_LAZY | RTLD_LOCAL);
     if (!handle) {
         *problem = dlerror();
         return NULL;

@@ -1,0 +1,207 @@
+#!/usr/bin/python3
+"""keyid's benchmark: keyid against secret-tool (and Python keyring), side by side.
+
+Run inside a private keyring session (make bench does that). For each pair of commands it
+alternates them run by run, times each with a monotonic clock around posix_spawn/wait4,
+reads the peak resident set of each run from wait4's rusage, and prints one Markdown table
+of medians and ratios.
+
+  bench.py KEYID [--runs N] [--python-keyring DIR] [--json FILE]
+"""
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+SERVICE = "keyid-bench"
+ACCOUNT = "device-id"
+DEVNULL = os.open(os.devnull, os.O_RDWR)
+
+
+def peak_rss_kib(argv, stdin_path=None, runs=10, prepare=None):
+    """The largest maximum resident set size of `runs` runs, from GNU time."""
+    import tempfile
+
+    peak = 0
+    with tempfile.NamedTemporaryFile() as report:
+        for _ in range(runs):
+            if prepare:
+                prepare()
+            stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+            subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report.name] + argv, stdin=stdin,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+            if stdin_path:
+                stdin.close()
+            with open(report.name) as handle:
+                peak = max(peak, int(handle.read().strip().splitlines()[-1]))
+    return peak
+
+
+def spawn(argv, stdin_path=None):
+    """Run argv once; return (seconds, exit status)."""
+    stdin = os.open(stdin_path, os.O_RDONLY) if stdin_path else DEVNULL
+    actions = [(os.POSIX_SPAWN_DUP2, stdin, 0), (os.POSIX_SPAWN_DUP2, DEVNULL, 1),
+               (os.POSIX_SPAWN_DUP2, DEVNULL, 2)]
+    start = time.perf_counter_ns()
+    pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions)
+    _, status = os.waitpid(pid, 0)
+    elapsed = (time.perf_counter_ns() - start) / 1e9
+    if stdin_path:
+        os.close(stdin)
+    return elapsed, os.waitstatus_to_exitcode(status)
+
+
+def run_quiet(argv, stdin=None):
+    subprocess.run(argv, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+
+
+class Case:
+    def __init__(self, name, argv, prepare=None, stdin_path=None):
+        self.name, self.argv, self.prepare, self.stdin_path = name, argv, prepare, stdin_path
+        self.times, self.rss_kib = [], 0
+
+    def once(self):
+        if self.prepare:
+            self.prepare()
+        seconds, status = spawn(self.argv, self.stdin_path)
+        if status != 0:
+            sys.exit(f"bench: {' '.join(self.argv)} exited {status}")
+        self.times.append(seconds)
+
+    def measure_memory(self, runs):
+        self.rss_kib = peak_rss_kib(self.argv, self.stdin_path, runs, self.prepare)
+
+    @property
+    def median_ms(self):
+        return statistics.median(self.times) * 1000
+
+    @property
+    def rss_mib(self):
+        return self.rss_kib / 1024
+
+
+def compare(cases, runs, warmup=3):
+    """Alternate the cases run by run: A B C A B C ..."""
+    for _ in range(warmup):
+        for case in cases:
+            case.once()
+    for case in cases:
+        case.times.clear()
+    for _ in range(runs):
+        for case in cases:
+            case.once()
+    for case in cases:
+        case.measure_memory(min(runs, 10))
+    return cases
+
+
+def populate(count):
+    """Add unrelated items to the in-memory session collection, behind everyone's back."""
+    import dbus
+
+    bus = dbus.SessionBus()
+    service = dbus.Interface(bus.get_object("org.freedesktop.secrets", "/org/freedesktop/secrets"),
+                             "org.freedesktop.Secret.Service")
+    _, session = service.OpenSession("plain", dbus.String("", variant_level=1))
+    collection = dbus.Interface(bus.get_object("org.freedesktop.secrets",
+                                               "/org/freedesktop/secrets/collection/session"),
+                                "org.freedesktop.Secret.Collection")
+    for index in range(count):
+        props = {
+            "org.freedesktop.Secret.Item.Label": dbus.String(f"unrelated {index}"),
+            "org.freedesktop.Secret.Item.Attributes": dbus.Dictionary(
+                {"service": f"unrelated-{index}", "account": "someone"}, signature="ss"),
+        }
+        secret = dbus.Struct((session, dbus.ByteArray(b""), dbus.ByteArray(b"x" * 36), "text/plain"))
+        collection.CreateItem(props, secret, False)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("keyid")
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--items", type=int, default=10000)
+    parser.add_argument("--python-keyring", help="a virtualenv with keyring and secretstorage")
+    parser.add_argument("--json", help="also write the figures here")
+    args = parser.parse_args()
+    keyid = args.keyid
+    runs = args.runs
+    workdir = os.environ.get("XDG_RUNTIME_DIR", "/tmp")
+    id_file = os.path.join(workdir, "bench-id")
+    with open(id_file, "w") as handle:
+        handle.write("0f8fad5b-d9cb-469f-a165-70867728950e")
+
+    s = ["--service", SERVICE, "--account", ACCOUNT]
+    attrs = ["service", SERVICE, "account", ACCOUNT]
+    run_quiet([keyid, "get", "--create"] + s)
+
+    def recreate():
+        run_quiet([keyid, "get", "--create"] + s)
+
+    rows = []
+
+    def row(label, mine, theirs, third=None):
+        rows.append((label, mine, theirs, third))
+
+    python_keyring = None
+    if args.python_keyring:
+        python_keyring = os.path.join(args.python_keyring, "bin", "keyring")
+        run_quiet([python_keyring, "set", SERVICE, ACCOUNT], stdin=b"0f8fad5b-d9cb-469f-a165-70867728950e\n")
+
+    def lookup_cases():
+        cases = [Case("keyid get", [keyid, "get"] + s),
+                 Case("secret-tool lookup", ["secret-tool", "lookup"] + attrs)]
+        if python_keyring:
+            cases.append(Case("keyring get", [python_keyring, "get", SERVICE, ACCOUNT]))
+        return cases
+
+    cases = compare(lookup_cases(), runs)
+    row("get / lookup (1 item)", *cases)
+    cases = compare([Case("keyid rotate", [keyid, "rotate"] + s),
+                     Case("secret-tool store", ["secret-tool", "store", "--label", "bench"] + attrs,
+                          stdin_path=id_file)], runs)
+    row("rotate / store", *cases)
+    cases = compare([Case("keyid delete --force", [keyid, "delete", "--force"] + s, prepare=recreate),
+                     Case("secret-tool clear", ["secret-tool", "clear"] + attrs, prepare=recreate)], runs)
+    row("delete --force / clear", *cases)
+    recreate()
+    cases = compare([Case("keyid --version", [keyid, "--version"]), Case("/bin/true", ["/bin/true"])], runs)
+    row("--version / /bin/true", *cases)
+    if args.items:
+        populate(args.items)
+        cases = compare(lookup_cases(), runs)
+        row(f"get / lookup ({args.items:,} more items)", *cases)
+
+    lines = ["| operation | keyid median | peer median | ratio | keyid peak RSS | peer peak RSS |"
+             + (" Python keyring median | Python keyring peak RSS |" if python_keyring else ""),
+             "|---|---:|---:|---:|---:|---:|" + ("---:|---:|" if python_keyring else "")]
+    figures = []
+    for label, mine, theirs, third in rows:
+        ratio = mine.median_ms / theirs.median_ms
+        line = (f"| {label} | {mine.median_ms:.2f} ms | {theirs.median_ms:.2f} ms | {ratio:.2f} | "
+                f"{mine.rss_mib:.1f} MiB | {theirs.rss_mib:.1f} MiB |")
+        entry = {"operation": label, "keyid_ms": mine.median_ms, "peer": theirs.name,
+                 "peer_ms": theirs.median_ms, "ratio": ratio, "keyid_rss_mib": mine.rss_mib,
+                 "peer_rss_mib": theirs.rss_mib}
+        if python_keyring:
+            if third:
+                line += f" {third.median_ms:.2f} ms | {third.rss_mib:.1f} MiB |"
+                entry.update(python_keyring_ms=third.median_ms, python_keyring_rss_mib=third.rss_mib)
+            else:
+                line += " | |"
+        lines.append(line)
+        figures.append(entry)
+    print(f"{runs} alternating runs per command; {platform.machine()}, {os.cpu_count()} cores, "
+          f"{platform.freedesktop_os_release().get('PRETTY_NAME', 'Linux')}, gnome-keyring in a private session\n")
+    print("\n".join(lines))
+    if args.json:
+        with open(args.json, "w") as handle:
+            json.dump(figures, handle, indent=2)
+
+
+if __name__ == "__main__":
+    main()
