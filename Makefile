@@ -15,7 +15,7 @@ RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -L$(CURDIR)/.build/sta
 DEBUG_BIN = .build/debug/keyid
 RELEASE_BIN = .build/release/keyid
 
-.PHONY: all deps build release run test lint format bench docs install install-files uninstall clean
+.PHONY: all deps build release run test stress lint format bench docs install install-files uninstall clean
 
 all: release
 
@@ -56,6 +56,14 @@ bench:
 	@venv=$$(bench/python-keyring.sh $(CURDIR)/.build/bench-venv) || echo "bench: Python keyring not available; its column is left out" >&2; \
 	tests/keyring-session.sh -- /usr/bin/python3 bench/bench.py $(CURDIR)/$(RELEASE_BIN) \
 		$${venv:+--python-keyring $$venv} $(BENCH_ARGS)
+
+## make stress: the reliability suite with ten times the counts (STRESS=N to change).
+STRESS ?= 10
+stress:
+	@scripts/install-deps.sh test
+	$(SWIFT) build --build-tests
+	KEYID_STRESS=$(STRESS) KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) \
+		tests/keyring-session.sh -- $(SWIFT) test --skip-build --filter ReliabilityTests
 
 lint:
 	@scripts/install-deps.sh build

@@ -5,7 +5,7 @@ set -eu
 
 build="libsecret-1-dev pkg-config g++"
 runtime="gnome-keyring dbus dbus-bin dbus-daemon libsecret-tools"
-test="python3-dbus bash-completion zsh fish groff-base"
+test="python3-dbus python3-gi bash-completion zsh fish groff-base strace"
 bench="time python3-dbus python3-venv"
 
 case ${1:-build} in

@@ -33,16 +33,34 @@ public final class LockFile {
     }
 
     /// Creates (if needed) the 0700 directory and the 0600 file `lock` inside it, refusing
-    /// symbolic links and anything owned by another user, then waits for the lock.
+    /// symbolic links and anything owned by another user, then waits for the lock. The
+    /// directory's parent must belong to the user or to root: whoever owns it could replace
+    /// the directory, and with it the lock.
     public static func acquire(in directory: String) throws(KeyIDError) -> LockFile {
-        let parent = directory.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let components = directory.split(separator: "/", omittingEmptySubsequences: false)
+        let parent = components.dropLast().joined(separator: "/")
+        let name = String(components.last ?? "")
         if !parent.isEmpty, mkdir(parent, 0o700) != 0, errno != EEXIST {
             throw .lockFile("cannot create \(parent): \(describe(errno))")
         }
-        if mkdir(directory, 0o700) != 0, errno != EEXIST {
+        let parentDescriptor = open(parent.isEmpty ? "/" : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard parentDescriptor >= 0 else {
+            throw .lockFile("cannot open \(parent) for the lock directory: \(describe(errno))")
+        }
+        defer { close(parentDescriptor) }
+        var info = stat()
+        guard fstat(parentDescriptor, &info) == 0 else {
+            throw .lockFile("cannot inspect \(parent): \(describe(errno))")
+        }
+        if info.st_uid != geteuid(), info.st_uid != 0 {
+            throw .lockFile(
+                "\(parent) belongs to user \(info.st_uid), not to you; point XDG_RUNTIME_DIR at your own runtime directory"
+            )
+        }
+        if mkdirat(parentDescriptor, name, 0o700) != 0, errno != EEXIST {
             throw .lockFile("cannot create the lock directory \(directory): \(describe(errno))")
         }
-        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        let directoryDescriptor = openat(parentDescriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard directoryDescriptor >= 0 else {
             let code = errno
             if code == ELOOP || code == ENOTDIR {
@@ -51,7 +69,6 @@ public final class LockFile {
             throw .lockFile("cannot open the lock directory \(directory): \(describe(code))")
         }
         defer { close(directoryDescriptor) }
-        var info = stat()
         guard fstat(directoryDescriptor, &info) == 0 else {
             throw .lockFile("cannot inspect the lock directory \(directory): \(describe(errno))")
         }

@@ -114,14 +114,10 @@ struct EndToEndTests {
     }
 
     @Test("16 concurrent get --create print one ID and leave one item")
-    func concurrentGetOrCreate() async throws {
+    func concurrentGetOrCreate() throws {
         let service = TestEnvironment.uniqueService()
-        let outputs = try await withThrowingTaskGroup(of: ProcessOutcome.self) { group in
-            for _ in 0..<16 {
-                group.addTask { try keyid(["get", "--create", "--service", service]) }
-            }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
+        let outputs = try runTogether(
+            Array(repeating: [TestEnvironment.binary!, "get", "--create", "--service", service], count: 16))
         #expect(outputs.allSatisfy { $0.status == 0 })
         #expect(Set(outputs.map(\.stdout)).count == 1)
         #expect(try itemCount(service: service) == 1)

@@ -27,7 +27,9 @@ struct InstallTests {
         var found: [String] = []
         while let path = enumerator?.nextObject() as? String {
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
                 found.append(path)
             }
         }
@@ -36,7 +38,9 @@ struct InstallTests {
 
     @Test("install puts each file where distributions look; uninstall removes exactly those")
     func installAndUninstall() throws {
-        let destination = FileManager.default.temporaryDirectory.appendingPathComponent("keyid-dest-\(UUID().uuidString)").path
+        let destination = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "keyid-dest-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: destination) }
         let install = try make("install-files", destination)
         #expect(install.status == 0, "\(install.stderr)")

@@ -79,44 +79,63 @@ struct ProcessOutcome {
     var seconds: Double
 }
 
+/// A program started with its output going to temporary files.
+final class RunningProgram {
+    let process = Process()
+    let directory: URL
+    let start = Date()
+    private let handles: [FileHandle]
+
+    init(_ path: String, _ arguments: [String], environment extra: [String: String?] = [:], input: Data? = nil)
+        throws
+    {
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        for (name, value) in extra {
+            environment[name] = value
+        }
+        process.environment = environment
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyid-out-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        for (name, contents) in [("out", Data()), ("err", Data()), ("in", input ?? Data())] {
+            _ = FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: contents)
+        }
+        let out = try FileHandle(forWritingTo: directory.appendingPathComponent("out"))
+        let err = try FileHandle(forWritingTo: directory.appendingPathComponent("err"))
+        let inHandle = try FileHandle(forReadingFrom: directory.appendingPathComponent("in"))
+        handles = [out, err, inHandle]
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = inHandle
+        try process.run()
+    }
+
+    /// Waits for the program to end and collects what it wrote.
+    func wait() throws -> ProcessOutcome {
+        process.waitUntilExit()
+        let seconds = Date().timeIntervalSince(start)
+        for handle in handles { try handle.close() }
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return ProcessOutcome(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: directory.appendingPathComponent("out")), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: directory.appendingPathComponent("err")), as: UTF8.self),
+            seconds: seconds)
+    }
+}
+
 /// Runs a program with extra environment variables and optional standard input.
 func runProgram(
     _ path: String, _ arguments: [String], environment extra: [String: String?] = [:], input: Data? = nil
 ) throws -> ProcessOutcome {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    var environment = ProcessInfo.processInfo.environment
-    for (name, value) in extra {
-        environment[name] = value
-    }
-    process.environment = environment
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyid-out-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let outURL = directory.appendingPathComponent("out")
-    let errURL = directory.appendingPathComponent("err")
-    let inURL = directory.appendingPathComponent("in")
-    _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    _ = FileManager.default.createFile(atPath: inURL.path, contents: input ?? Data())
-    let out = try FileHandle(forWritingTo: outURL)
-    let err = try FileHandle(forWritingTo: errURL)
-    let inHandle = try FileHandle(forReadingFrom: inURL)
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = inHandle
-    let start = Date()
-    try process.run()
-    process.waitUntilExit()
-    let seconds = Date().timeIntervalSince(start)
-    try out.close()
-    try err.close()
-    try inHandle.close()
-    return ProcessOutcome(
-        status: process.terminationStatus,
-        stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-        stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self), seconds: seconds)
+    try RunningProgram(path, arguments, environment: extra, input: input).wait()
+}
+
+/// Starts every command line at once, then waits for all of them.
+func runTogether(_ commandLines: [[String]], environment: [String: String?] = [:]) throws -> [ProcessOutcome] {
+    let running = try commandLines.map { try RunningProgram($0[0], Array($0.dropFirst()), environment: environment) }
+    return try running.map { try $0.wait() }
 }
 
 /// Runs the built keyid binary.
