@@ -1,0 +1,134 @@
+#!/bin/sh
+# Run KeePassXC (2.7.4, Debian 12) as the Secret Service provider of the current
+# private session bus, headless (QT_QPA_PLATFORM=offscreen, no X).
+#
+#   keepassxc.sh start [unlocked|locked]   start it, wait until ready, print PID=<pid>
+#   keepassxc.sh stop PID                  stop it (SIGTERM, SIGKILL after 1 s)
+#
+# Run inside a private session bus without service activation, with private HOME,
+# XDG_DATA_HOME, XDG_CONFIG_HOME, XDG_CACHE_HOME and a 0700 XDG_RUNTIME_DIR (see
+# README.md). The database is $XDG_DATA_HOME/keyid-keepassxc/keyid.kdbx, so the
+# default collection is /org/freedesktop/secrets/collection/keyid; an existing one
+# is reused, so a state directory keeps its items from run to run. Its password is
+# $KEYID_TEST_PASSWORD (default keyid-test-password).
+#
+# The database is imported once from keepassxc-template.xml with keepassxc-cli and
+# cached (${KEYID_PROVIDER_CACHE:-$TMPDIR/keyid-provider-cache}/keepassxc/).
+#
+# unlocked: KeePassXC opens the database with the password given on stdin.
+# locked:   the same, then Service.Lock on the default collection and the prompt it
+#           returns (the prompt locks at once, no dialog). Beware: unlocking it again
+#           needs the unlock dialog, so a client's Unlock (or a store) never completes.
+set -eu
+
+provider=keepassxc
+here=$(cd "$(dirname "$0")" && pwd)
+self=$here/keepassxc.sh
+. "$here/common.sh"
+
+password=${KEYID_TEST_PASSWORD:-keyid-test-password}
+cache=${KEYID_PROVIDER_CACHE:-${TMPDIR:-/tmp}/keyid-provider-cache}
+
+write_config() {
+    mkdir -p "$XDG_CONFIG_HOME/keepassxc"
+    # KeePassXC rewrites this file (and would write Enabled=false into it if another
+    # program owned org.freedesktop.secrets), so it is written afresh every start.
+    cat >"$XDG_CONFIG_HOME/keepassxc/keepassxc.ini" <<'CONF'
+[General]
+ConfigVersion=2
+SingleInstance=false
+RememberLastDatabases=false
+RememberLastKeyFiles=false
+OpenPreviousDatabasesOnStartup=false
+AutoSaveAfterEveryChange=true
+AutoSaveOnExit=true
+BackupBeforeSave=false
+
+[GUI]
+CheckForUpdates=false
+ShowTrayIcon=false
+MinimizeOnStartup=false
+
+[Security]
+LockDatabaseIdle=false
+LockDatabaseScreenLock=false
+LockDatabaseOnUserSwitch=false
+ClearClipboard=false
+
+[Browser]
+Enabled=false
+
+[SSHAgent]
+Enabled=false
+
+[FdoSecrets]
+Enabled=true
+ShowNotification=false
+ConfirmDeleteItem=false
+ConfirmAccessItem=false
+UnlockBeforeSearch=false
+CONF
+}
+
+# template: path of the cached empty database for $password, imported on first use.
+template() {
+    key=$(printf %s "$password" | cksum | cut -d' ' -f1)
+    tmpl="$cache/keepassxc/keyid-$key.kdbx"
+    if [ ! -s "$tmpl" ]; then
+        mkdir -p "$cache/keepassxc"
+        work=$(mktemp -d "$cache/keepassxc/make.XXXXXX")
+        # -t 100: the shortest key derivation keepassxc-cli allows (100 ms).
+        if ! printf '%s\n%s\n' "$password" "$password" |
+            HOME=$work XDG_CONFIG_HOME=$work XDG_CACHE_HOME=$work QT_QPA_PLATFORM=offscreen \
+            timeout 20 keepassxc-cli import -q -p -t 100 "$here/keepassxc-template.xml" \
+                "$work/keyid.kdbx" >"$work/log" 2>&1; then
+            reason=$(tail -n 1 "$work/log")
+            rm -rf "$work"
+            die "keepassxc-cli import failed: $reason"
+        fi
+        # rename is atomic: a parallel run sees either no template or a whole one.
+        mv -f "$work/keyid.kdbx" "$tmpl"
+        rm -rf "$work"
+    fi
+    echo "$tmpl"
+}
+
+provider_start() {
+    mode=$1
+    write_config
+    db="$XDG_DATA_HOME/keyid-keepassxc/keyid.kdbx"
+    if [ ! -s "$db" ]; then
+        tmpl=$(template) || exit 1
+        mkdir -p "$XDG_DATA_HOME/keyid-keepassxc"
+        cp "$tmpl" "$db"
+        chmod 0600 "$db"
+    fi
+    log="$XDG_RUNTIME_DIR/keepassxc.log"
+    # --pw-stdin reads one line. The here-document keeps the password off the command
+    # line; output goes to the log so that $(...) around this script returns.
+    QT_QPA_PLATFORM=offscreen keepassxc --pw-stdin "$db" >>"$log" 2>&1 <<PW &
+$password
+PW
+    started_pid=$!
+    watch "$started_pid" keepassxc
+    wait_ready "$started_pid" "$mode"
+}
+
+ready_hook() {
+    # The collection appears (Locked=true) before the key derivation has finished
+    # and the database is open; wait for that in both modes.
+    wait_locked false
+    if [ "$1" = locked ]; then
+        reply=$(call $SECRETS $SECRETS_PATH org.freedesktop.Secret.Service.Lock \
+            "array:objpath:$collection") || die "Service.Lock($collection) failed"
+        run_prompt "$(prompt_of "$reply")"
+        wait_locked true
+    fi
+}
+
+# AutoSaveAfterEveryChange=true: the database is saved after every change already.
+provider_stop() {
+    stop_pid "$1"
+}
+
+usage_main "$@"
