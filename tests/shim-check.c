@@ -14,7 +14,7 @@
     result(*const keyid_check_##name) parameters = &name;
 KEYID_LIBSECRET_FUNCTIONS(KEYID_CHECK)
 
-_Static_assert(SECRET_SERVICE_NONE == 0 && SECRET_ITEM_NONE == 0 && SECRET_COLLECTION_NONE == 0 &&
+_Static_assert(SECRET_SERVICE_NONE == 0 && SECRET_COLLECTION_NONE == 0 &&
                    G_DBUS_CALL_FLAGS_NONE == 0,
                "flag values");
 _Static_assert(sizeof(GError) == 16 && offsetof(GError, code) == 4 && offsetof(GError, message) == 8,

@@ -45,14 +45,12 @@ typedef struct _GCancellable GCancellable;
 typedef struct _GDBusProxy GDBusProxy;
 typedef struct _GDBusConnection GDBusConnection;
 typedef struct _SecretService SecretService;
-typedef struct _SecretItem SecretItem;
 typedef struct _SecretCollection SecretCollection;
 typedef struct keyid_secret_schema SecretSchema;
 typedef guint (*GHashFunc)(gconstpointer key);
 typedef gboolean (*GEqualFunc)(gconstpointer a, gconstpointer b);
 typedef void (*GDestroyNotify)(gpointer data);
 typedef enum { SECRET_SERVICE_NONE = 0 } SecretServiceFlags;
-typedef enum { SECRET_ITEM_NONE = 0 } SecretItemFlags;
 typedef enum { SECRET_COLLECTION_NONE = 0 } SecretCollectionFlags;
 typedef enum { G_DBUS_CALL_FLAGS_NONE = 0 } GDBusCallFlags;
 #endif
@@ -86,6 +84,7 @@ typedef enum { G_DBUS_CALL_FLAGS_NONE = 0 } GDBusCallFlags;
     F(g_variant_n_children, gsize, (GVariant *value))                                        \
     F(g_variant_get_child_value, GVariant *, (GVariant *value, gsize index_))                \
     F(g_variant_get_string, const gchar *, (GVariant *value, gsize *length))                 \
+    F(g_variant_get_uint64, guint64, (GVariant *value))                                      \
     F(g_variant_get_fixed_array, gconstpointer,                                              \
       (GVariant *value, gsize *n_elements, gsize element_size))                              \
     F(g_dbus_proxy_call_sync, GVariant *,                                                    \
@@ -116,12 +115,6 @@ typedef enum { G_DBUS_CALL_FLAGS_NONE = 0 } GDBusCallFlags;
     F(secret_service_prompt_at_dbus_path_sync, GVariant *,                                   \
       (SecretService *self, const gchar *prompt_path, GCancellable *cancellable,             \
        const GVariantType *return_type, GError **error))                                     \
-    F(secret_item_new_for_dbus_path_sync, SecretItem *,                                      \
-      (SecretService *service, const gchar *item_path, SecretItemFlags flags,                \
-       GCancellable *cancellable, GError **error))                                           \
-    F(secret_item_get_label, gchar *, (SecretItem *self))                                    \
-    F(secret_item_get_created, guint64, (SecretItem *self))                                  \
-    F(secret_item_get_modified, guint64, (SecretItem *self))                                 \
     F(secret_collection_for_alias_sync, SecretCollection *,                                  \
       (SecretService *service, const gchar *alias, SecretCollectionFlags flags,              \
        GCancellable *cancellable, GError **error))                                           \

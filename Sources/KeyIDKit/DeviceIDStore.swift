@@ -6,6 +6,8 @@ public struct DeviceRecord: Equatable, Sendable {
     public var item: StoredItem
     /// How many other items matched the same service and account.
     public var duplicates: Int
+    /// Whether the item is bound to another machine (see ``MachineID/binding``).
+    public var cloned = false
 }
 
 /// The use cases: get, create, get-or-create, rotate and delete, over any ``SecretStore``.
@@ -16,23 +18,31 @@ public struct DeviceIDStore {
     let store: any SecretStore
     let lock: () throws(KeyIDError) -> LockFile?
     let generate: () -> DeviceID
+    /// This machine's binding, or `nil` when the machine ID cannot be read.
+    let binding: () -> String?
 
     public init(
         store: any SecretStore, lock: @escaping () throws(KeyIDError) -> LockFile?,
-        generate: @escaping () -> DeviceID
+        generate: @escaping () -> DeviceID, binding: @escaping () -> String? = { nil }
     ) {
         self.store = store
         self.lock = lock
         self.generate = generate
+        self.binding = binding
     }
 
     /// The stored ID. Throws ``KeyIDError/notFound(_:)`` when there is none and
     /// ``KeyIDError/invalidStoredValue(_:)`` when the chosen item does not hold an ID.
-    public func get(_ key: ItemKey, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
-        let items = try store.items(matching: key, details: metadata ? [.secrets, .metadata] : [.secrets])
+    /// Metadata is always loaded: the attributes carry the machine binding.
+    public func get(_ key: ItemKey, metadata: Bool = true) throws(KeyIDError) -> DeviceRecord {
+        let items = try store.items(matching: key, details: [.secrets, .metadata])
         guard let chosen = Self.choose(items) else { throw .notFound(key) }
         guard let id = DeviceID(parsing: chosen.secret ?? []) else { throw .invalidStoredValue(key) }
-        return DeviceRecord(id: id, key: key, item: chosen, duplicates: items.count - 1)
+        var record = DeviceRecord(id: id, key: key, item: chosen, duplicates: items.count - 1)
+        if let bound = chosen.attributes?[ItemKey.bindingAttribute], let current = binding(), bound != current {
+            record.cloned = true
+        }
+        return record
     }
 
     /// Stores a new ID; throws ``KeyIDError/alreadyExists(_:)`` when one is stored.
@@ -64,10 +74,15 @@ public struct DeviceIDStore {
     public func rotate(_ key: ItemKey, to id: DeviceID? = nil, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
         let held = try lock()
         defer { withExtendedLifetime(held) {} }
-        let items = try store.items(matching: key, details: [])
+        let items = try store.items(matching: key, details: [.metadata])
         guard let chosen = Self.choose(items) else { throw .notFound(key) }
         let newID = id ?? generate()
         try store.replaceSecret(of: chosen, with: Array(newID.uuidString.utf8))
+        // The ID is keyid's now: mark it and bind it to this machine.
+        if let attributes = chosen.attributes {
+            let wanted = attributes.merging(key.storedAttributes(binding: binding())) { _, new in new }
+            if wanted != attributes { try store.replaceAttributes(of: chosen, with: wanted) }
+        }
         for item in items where item.handle != chosen.handle {
             try store.delete(item)
         }
@@ -91,9 +106,18 @@ public struct DeviceIDStore {
     }
 
     private func add(_ key: ItemKey, id: DeviceID, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
-        try store.add(key, label: key.label, secret: Array(id.uuidString.utf8))
+        try store.add(
+            label: key.label, secret: Array(id.uuidString.utf8), attributes: key.storedAttributes(binding: binding()))
         if metadata { return try get(key, metadata: true) }
         return DeviceRecord(id: id, key: key, item: StoredItem(handle: ""), duplicates: 0)
+    }
+
+    /// The IDs keyid stored, of one service or all, ordered by service, account and age.
+    public func list(service: String?, secrets: Bool) throws(KeyIDError) -> [StoredItem] {
+        try store.managedItems(service: service, details: secrets ? [.secrets, .metadata] : [.metadata]).sorted {
+            ($0.attributes?["service"] ?? "", $0.attributes?["account"] ?? "", $0.created ?? 0, $0.handle)
+                < ($1.attributes?["service"] ?? "", $1.attributes?["account"] ?? "", $1.created ?? 0, $1.handle)
+        }
     }
 
     /// The duplicate rule: of several matching items, the one created first wins; items

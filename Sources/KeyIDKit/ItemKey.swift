@@ -24,6 +24,20 @@ public struct ItemKey: Hashable, Sendable, CustomStringConvertible {
         [("service", service), ("account", account)]
     }
 
+    /// The attribute that marks items keyid created, so that `keyid list` can find them.
+    public static let markerAttribute = ("keyid", "1")
+    /// The attribute holding the machine binding (see ``MachineID/binding``).
+    public static let bindingAttribute = "keyid-machine"
+
+    /// The attributes keyid stores an ID under: the lookup attributes, its marker and,
+    /// when the machine ID is known, the machine binding.
+    public func storedAttributes(binding: String?) -> [String: String] {
+        var all = Dictionary(uniqueKeysWithValues: attributes)
+        all[Self.markerAttribute.0] = Self.markerAttribute.1
+        if let binding { all[Self.bindingAttribute] = binding }
+        return all
+    }
+
     /// The label a person sees in a keyring manager.
     public var label: String { "Device ID for \(service) (\(account))" }
 

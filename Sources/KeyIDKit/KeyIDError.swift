@@ -18,6 +18,10 @@ public enum KeyIDError: Error, Equatable, Sendable {
     case keyring(SecretServiceFailure)
     /// The lock file could not be used safely (exit 8).
     case lockFile(String)
+    /// The machine ID could not be read (exit 8).
+    case machineID(String)
+    /// `--on-clone fail`: the stored ID was bound to another machine (exit 9).
+    case cloned(ItemKey)
 
     /// Why the Secret Service could not be used.
     public enum Unavailable: Equatable, Sendable {
@@ -41,7 +45,8 @@ public enum KeyIDError: Error, Equatable, Sendable {
         case .unavailable: return 5
         case .timedOut: return 6
         case .invalidStoredValue: return 7
-        case .keyring, .lockFile: return 8
+        case .keyring, .lockFile, .machineID: return 8
+        case .cloned: return 9
         }
     }
 
@@ -73,8 +78,11 @@ public enum KeyIDError: Error, Equatable, Sendable {
             return "the item for \(key) does not hold a valid ID; replace it with 'keyid rotate'"
         case .keyring(let failure):
             return failure.description
-        case .lockFile(let text):
+        case .lockFile(let text), .machineID(let text):
             return text
+        case .cloned(let key):
+            return
+                "the ID for \(key) was stored on another machine (a cloned disk or a restored home directory?); replace it with 'keyid rotate' or run with --on-clone rotate"
         }
     }
 }

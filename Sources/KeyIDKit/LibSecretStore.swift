@@ -28,10 +28,24 @@ public final class LibSecretStore: SecretStore {
     }
 
     public func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+        try search(key.attributes, details: details, what: "the ID for \(key)")
+    }
+
+    public func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+        let wanted = [ItemKey.markerAttribute] + (service.map { [("service", $0)] } ?? [])
+        return try search(
+            wanted, details: details.union(.metadata),
+            what: service.map { "the IDs of service '\($0)'" } ?? "keyid's IDs")
+    }
+
+    /// Items whose attributes include `wanted`, unlocking (or reporting) locked ones.
+    private func search(_ wanted: [(String, String)], details: LookupDetails, what: String) throws(KeyIDError)
+        -> [StoredItem]
+    {
         let (c, service) = try connect()
         let attributes = keyid_string_table_new(c)
         defer { c.pointee.g_hash_table_unref(attributes) }
-        for (name, value) in key.attributes {
+        for (name, value) in wanted {
             _ = c.pointee.g_hash_table_insert(
                 attributes, UnsafeMutableRawPointer(c.pointee.g_strdup(name)),
                 UnsafeMutableRawPointer(c.pointee.g_strdup(value)))
@@ -49,11 +63,11 @@ public final class LibSecretStore: SecretStore {
         var paths = Self.strings(unlocked)
         let lockedPaths = Self.strings(locked)
         if !lockedPaths.isEmpty {
-            try unlock(lockedPaths, what: "the keyring holding the ID for \(key)")
+            try unlock(lockedPaths, what: "the keyring holding \(what)")
             paths += lockedPaths
-        } else if paths.isEmpty, try unlockDefaultCollectionIfLocked(key) {
+        } else if paths.isEmpty, try unlockDefaultCollectionIfLocked(what) {
             // Some providers cannot search a locked keyring: look again now that it is open.
-            return try items(matching: key, details: details)
+            return try search(wanted, details: details, what: what)
         }
         var items = paths.map { StoredItem(handle: $0) }
         if details.contains(.secrets), !items.isEmpty {
@@ -76,23 +90,13 @@ public final class LibSecretStore: SecretStore {
         return items
     }
 
-    public func add(_ key: ItemKey, label: String, secret: [UInt8]) throws(KeyIDError) {
+    public func add(label: String, secret: [UInt8], attributes: [String: String]) throws(KeyIDError) {
         let (c, _) = try connect()
         let session = try openSession()
-        let attributeType = "{ss}"
-        let attributes = key.attributes.map { name, value in
-            c.pointee.g_variant_new_dict_entry(
-                c.pointee.g_variant_new_string(name), c.pointee.g_variant_new_string(value))
-        }
         let properties: [OpaquePointer?] =
             ([
                 ("org.freedesktop.Secret.Item.Label", c.pointee.g_variant_new_string(label)),
-                (
-                    "org.freedesktop.Secret.Item.Attributes",
-                    attributes.withUnsafeBufferPointer {
-                        keyid_variant_array(c, attributeType, $0.baseAddress, gsize($0.count))
-                    }
-                ),
+                ("org.freedesktop.Secret.Item.Attributes", Self.attributeDictionary(c, attributes)),
             ] as [(String, OpaquePointer?)]).map { name, value in
                 c.pointee.g_variant_new_dict_entry(
                     c.pointee.g_variant_new_string(name), c.pointee.g_variant_new_variant(value))
@@ -147,6 +151,23 @@ public final class LibSecretStore: SecretStore {
         var error: UnsafeMutablePointer<GError>?
         _ = c.pointee.secret_service_delete_item_dbus_path_sync(service, item.handle, nil, &error)
         try check(error, "secret_service_delete_item_dbus_path_sync")
+    }
+
+    public func replaceAttributes(of item: StoredItem, with attributes: [String: String]) throws(KeyIDError) {
+        let (c, _) = try connect()
+        let arguments = tuple(
+            c,
+            [
+                c.pointee.g_variant_new_string("org.freedesktop.Secret.Item"),
+                c.pointee.g_variant_new_string("Attributes"),
+                c.pointee.g_variant_new_variant(Self.attributeDictionary(c, attributes)),
+            ])
+        do throws(KeyIDError) {
+            let reply = try call(item.handle, "org.freedesktop.DBus.Properties", "Set", arguments)
+            c.pointee.g_variant_unref(reply)
+        } catch .keyring(let failure) {
+            throw failure.outcome
+        }
     }
 
     // MARK: - Steps
@@ -220,7 +241,7 @@ public final class LibSecretStore: SecretStore {
 
     /// A search that found nothing proves nothing while the default keyring is locked.
     /// Unlocks it (returning true) when prompting is allowed; otherwise reports it locked.
-    private func unlockDefaultCollectionIfLocked(_ key: ItemKey) throws(KeyIDError) -> Bool {
+    private func unlockDefaultCollectionIfLocked(_ what: String) throws(KeyIDError) -> Bool {
         let (c, service) = try connect()
         var error: UnsafeMutablePointer<GError>?
         let collection = c.pointee.secret_collection_for_alias_sync(
@@ -231,7 +252,7 @@ public final class LibSecretStore: SecretStore {
         let path = c.pointee.g_dbus_proxy_get_object_path(collection)
         try unlock(
             [path.map { String(cString: $0) } ?? Self.defaultCollection],
-            what: "the default keyring, which may hold the ID for \(key),")
+            what: "the default keyring, which may hold \(what),")
         return true
     }
 
@@ -287,17 +308,48 @@ public final class LibSecretStore: SecretStore {
         return result
     }
 
+    /// Label, times and attributes of an item, in one `Properties.GetAll` call.
     private func loadMetadata(_ item: inout StoredItem) throws(KeyIDError) {
-        let (c, service) = try connect()
-        var error: UnsafeMutablePointer<GError>?
-        let proxy = c.pointee.secret_item_new_for_dbus_path_sync(service, item.handle, SECRET_ITEM_NONE, nil, &error)
-        defer { if let proxy { c.pointee.g_object_unref(UnsafeMutableRawPointer(proxy)) } }
-        try check(error, "secret_item_new_for_dbus_path_sync")
-        let label = c.pointee.secret_item_get_label(proxy)
-        defer { c.pointee.g_free(label) }
-        item.label = label.map { String(cString: $0) }
-        item.created = UInt64(c.pointee.secret_item_get_created(proxy))
-        item.modified = UInt64(c.pointee.secret_item_get_modified(proxy))
+        let (c, _) = try connect()
+        let reply: OpaquePointer
+        do throws(KeyIDError) {
+            reply = try call(
+                item.handle, "org.freedesktop.DBus.Properties", "GetAll",
+                tuple(c, [c.pointee.g_variant_new_string("org.freedesktop.Secret.Item")]))
+        } catch .keyring(let failure) {
+            throw failure.outcome
+        }
+        defer { c.pointee.g_variant_unref(reply) }
+        let properties = child(c, reply, 0)
+        defer { c.pointee.g_variant_unref(properties) }
+        for index in 0..<c.pointee.g_variant_n_children(properties) {
+            let entry = c.pointee.g_variant_get_child_value(properties, index)!
+            defer { c.pointee.g_variant_unref(entry) }
+            let name = Self.string(c, child(c, entry, 0))
+            let boxed = child(c, entry, 1)
+            defer { c.pointee.g_variant_unref(boxed) }
+            let value = child(c, boxed, 0)
+            switch name {
+            case "Label": item.label = Self.string(c, value)
+            case "Created":
+                item.created = UInt64(c.pointee.g_variant_get_uint64(value))
+                c.pointee.g_variant_unref(value)
+            case "Modified":
+                item.modified = UInt64(c.pointee.g_variant_get_uint64(value))
+                c.pointee.g_variant_unref(value)
+            case "Attributes":
+                var attributes: [String: String] = [:]
+                for pair in 0..<c.pointee.g_variant_n_children(value) {
+                    let element = c.pointee.g_variant_get_child_value(value, pair)!
+                    attributes[Self.string(c, child(c, element, 0))] = Self.string(c, child(c, element, 1))
+                    c.pointee.g_variant_unref(element)
+                }
+                item.attributes = attributes
+                c.pointee.g_variant_unref(value)
+            default:
+                c.pointee.g_variant_unref(value)
+            }
+        }
     }
 
     // MARK: - D-Bus helpers
@@ -328,6 +380,17 @@ public final class LibSecretStore: SecretStore {
                 SecretServiceFailure(operation: "\(interface).\(method)", domain: "", code: 0, message: "no reply"))
         }
         return reply
+    }
+
+    /// An `a{ss}` dictionary (floating), sorted by name.
+    private static func attributeDictionary(_ c: UnsafePointer<keyid_libsecret>, _ attributes: [String: String])
+        -> OpaquePointer
+    {
+        let entries = attributes.sorted { $0.key < $1.key }.map { name, value in
+            c.pointee.g_variant_new_dict_entry(
+                c.pointee.g_variant_new_string(name), c.pointee.g_variant_new_string(value))
+        }
+        return entries.withUnsafeBufferPointer { keyid_variant_array(c, "{ss}", $0.baseAddress, gsize($0.count))! }
     }
 
     /// The `(oayays)` secret struct of a plain session (floating).

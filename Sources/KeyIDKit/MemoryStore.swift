@@ -37,19 +37,30 @@ public final class MemoryStore: SecretStore {
 
     public func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
         try check()
-        let matches = entries.filter { _, entry in
-            key.attributes.allSatisfy { entry.attributes[$0.0] == $0.1 }
-        }
-        return matches.map { handle, entry in
-            StoredItem(
-                handle: handle, secret: details.contains(.secrets) ? entry.secret : nil,
-                label: entry.label, created: entry.created, modified: entry.modified)
-        }
+        return search(key.attributes, details)
     }
 
-    public func add(_ key: ItemKey, label: String, secret: [UInt8]) throws(KeyIDError) {
+    public func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
         try check()
-        insert(attributes: Dictionary(uniqueKeysWithValues: key.attributes), secret: secret, label: label)
+        return search([ItemKey.markerAttribute] + (service.map { [("service", $0)] } ?? []), details)
+    }
+
+    public func add(label: String, secret: [UInt8], attributes: [String: String]) throws(KeyIDError) {
+        try check()
+        insert(attributes: attributes, secret: secret, label: label)
+    }
+
+    public func replaceAttributes(of item: StoredItem, with attributes: [String: String]) throws(KeyIDError) {
+        try check()
+        entries[item.handle]?.attributes = attributes
+    }
+
+    private func search(_ wanted: [(String, String)], _ details: LookupDetails) -> [StoredItem] {
+        entries.filter { _, entry in wanted.allSatisfy { entry.attributes[$0.0] == $0.1 } }.map { handle, entry in
+            StoredItem(
+                handle: handle, secret: details.contains(.secrets) ? entry.secret : nil, label: entry.label,
+                created: entry.created, modified: entry.modified, attributes: entry.attributes)
+        }
     }
 
     public func replaceSecret(of item: StoredItem, with secret: [UInt8]) throws(KeyIDError) {

@@ -42,7 +42,7 @@ struct CommandTests {
         let keyid = InProcess()
         let id = keyid.run("create", "--service", "com.example.app", "--account", "primary").stdout
         let entry = try #require(keyid.store.entries.values.first)
-        #expect(entry.attributes == ["service": "com.example.app", "account": "primary"])
+        #expect(entry.attributes == ["service": "com.example.app", "account": "primary", "keyid": "1"])
         #expect(entry.label == "Device ID for com.example.app (primary)")
         #expect(String(decoding: entry.secret, as: UTF8.self) + "\n" == id)
     }
@@ -198,7 +198,10 @@ struct CommandTests {
         var keyid = InProcess()
         keyid.environment = ["KEYID_SERVICE": "env-service", "KEYID_ACCOUNT": "env-account"]
         _ = keyid.run("create")
-        #expect(keyid.store.entries.values.first?.attributes == ["service": "env-service", "account": "env-account"])
+        #expect(
+            keyid.store.entries.values.first?.attributes == [
+                "service": "env-service", "account": "env-account", "keyid": "1",
+            ])
         #expect(keyid.run("get", "--service", "other").status == 1)
     }
 

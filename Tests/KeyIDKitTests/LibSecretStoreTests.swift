@@ -26,7 +26,7 @@ struct LibSecretStoreTests {
         let key = try key()
         #expect(try store.items(matching: key, details: [.secrets]).isEmpty)
         let before = UInt64(Date().timeIntervalSince1970)
-        try store.add(key, label: key.label, secret: Array("value".utf8))
+        try store.add(label: key.label, secret: Array("value".utf8), attributes: key.storedAttributes(binding: nil))
         let items = try store.items(matching: key, details: [.secrets, .metadata])
         #expect(items.count == 1)
         let item = try #require(items.first)
@@ -37,10 +37,26 @@ struct LibSecretStoreTests {
         #expect(item.modified == item.created)
     }
 
+    @Test("attributes come back with metadata, can be replaced, and mark keyid's items for listing")
+    func attributes() throws {
+        let key = try key()
+        try store.add(label: "x", secret: Array("v".utf8), attributes: key.storedAttributes(binding: "abc"))
+        let item = try #require(try store.items(matching: key, details: [.metadata]).first)
+        #expect(item.attributes?["keyid-machine"] == "abc")
+        #expect(item.attributes?["keyid"] == "1")
+        #expect(item.key == key)
+        try store.replaceAttributes(of: item, with: key.storedAttributes(binding: "def"))
+        #expect(try store.items(matching: key, details: [.metadata]).first?.attributes?["keyid-machine"] == "def")
+        let listed = try store.managedItems(service: key.service, details: [.secrets])
+        #expect(listed.map(\.handle) == [item.handle])
+        #expect(listed.first?.secret == Array("v".utf8))
+        #expect(listed.first?.created != nil)
+    }
+
     @Test("lookups match by exactly service and account")
     func exactMatch() throws {
         let key = try key()
-        try store.add(key, label: "x", secret: Array("v".utf8))
+        try store.add(label: "x", secret: Array("v".utf8), attributes: key.storedAttributes(binding: nil))
         #expect(try store.items(matching: ItemKey(service: key.service, account: "other"), details: []).isEmpty)
         #expect(
             try store.items(matching: ItemKey(service: key.service + "x", account: key.account), details: []).isEmpty)
@@ -49,7 +65,7 @@ struct LibSecretStoreTests {
     @Test("replaceSecret changes the value in place and keeps the item")
     func replace() throws {
         let key = try key()
-        try store.add(key, label: "x", secret: Array("old".utf8))
+        try store.add(label: "x", secret: Array("old".utf8), attributes: key.storedAttributes(binding: nil))
         let item = try #require(try store.items(matching: key, details: [.metadata]).first)
         try store.replaceSecret(of: item, with: Array("new".utf8))
         let after = try store.items(matching: key, details: [.secrets, .metadata])
@@ -61,7 +77,7 @@ struct LibSecretStoreTests {
     @Test("delete removes the item")
     func delete() throws {
         let key = try key()
-        try store.add(key, label: "x", secret: Array("v".utf8))
+        try store.add(label: "x", secret: Array("v".utf8), attributes: key.storedAttributes(binding: nil))
         for item in try store.items(matching: key, details: []) { try store.delete(item) }
         #expect(try store.items(matching: key, details: []).isEmpty)
     }
@@ -69,8 +85,12 @@ struct LibSecretStoreTests {
     @Test("duplicates come back with metadata, and keyid's writes leave exactly one")
     func duplicates() throws {
         let key = try key()
-        try store.add(key, label: "first", secret: Array("11111111-1111-4111-8111-111111111111".utf8))
-        try store.add(key, label: "second", secret: Array("22222222-2222-4222-8222-222222222222".utf8))
+        try store.add(
+            label: "first", secret: Array("11111111-1111-4111-8111-111111111111".utf8),
+            attributes: key.storedAttributes(binding: nil))
+        try store.add(
+            label: "second", secret: Array("22222222-2222-4222-8222-222222222222".utf8),
+            attributes: key.storedAttributes(binding: nil))
         let items = try store.items(matching: key, details: [])
         #expect(items.count == 2)
         #expect(items.allSatisfy { $0.created != nil })
