@@ -15,16 +15,18 @@ _keyid()
         option=${COMP_WORDS[COMP_CWORD - 2]} equals=1
     fi
     case $option in
-        --format) mapfile -t COMPREPLY < <(compgen -W 'uuid upper hex urn' -- "$cur"); return ;;
+        --format) mapfile -t COMPREPLY < <(compgen -W 'uuid upper hex urn env' -- "$cur"); return ;;
+        --backend) mapfile -t COMPREPLY < <(compgen -W 'secret-service file' -- "$cur"); return ;;
+        --on-clone) mapfile -t COMPREPLY < <(compgen -W 'warn fail rotate' -- "$cur"); return ;;
         --value) mapfile -t COMPREPLY < <(compgen -W '-' -- "$cur"); return ;;
-        --service|--account|--timeout) return ;;
+        --service|--account|--derive|--timeout) return ;;
     esac
     [[ -n $equals ]] && return
 
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
-            --service|--account|--format|--timeout|--value)
+            --service|--account|--derive|--format|--backend|--timeout|--on-clone|--value)
                 [[ ${COMP_WORDS[i + 1]} == = ]] && ((i++))
                 ((i++))
                 ;;
@@ -44,24 +46,33 @@ _keyid()
             if [[ $cur == -* ]]; then
                 mapfile -t COMPREPLY < <(compgen -W '-h --help --version' -- "$cur")
             else
-                mapfile -t COMPREPLY < <(compgen -W 'create get delete rotate help' -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W 'create get delete rotate list derive doctor help' -- "$cur")
             fi
             ;;
         help)
             [[ -z $target ]] &&
-                mapfile -t COMPREPLY < <(compgen -W 'create get delete rotate' -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W 'create get delete rotate list derive doctor' -- "$cur")
             ;;
         create)
-            mapfile -t COMPREPLY < <(compgen -W '--service --account --format --json --no-prompt --timeout -h --help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W '--service --account --derive --format --json --backend --no-prompt --timeout -h --help' -- "$cur")
             ;;
         get)
-            mapfile -t COMPREPLY < <(compgen -W '--create --service --account --format --json --no-prompt --timeout -h --help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W '--create --service --account --on-clone --format --json --backend --no-prompt --timeout -h --help' -- "$cur")
             ;;
         delete)
-            mapfile -t COMPREPLY < <(compgen -W '--force --service --account --no-prompt --timeout -h --help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W '--force --service --account --backend --no-prompt --timeout -h --help' -- "$cur")
             ;;
         rotate)
-            mapfile -t COMPREPLY < <(compgen -W '--value --service --account --format --json --no-prompt --timeout -h --help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W '--value --service --account --derive --format --json --backend --no-prompt --timeout -h --help' -- "$cur")
+            ;;
+        list)
+            mapfile -t COMPREPLY < <(compgen -W '--service --show --json --backend --no-prompt --timeout -h --help' -- "$cur")
+            ;;
+        derive)
+            mapfile -t COMPREPLY < <(compgen -W '--format -h --help' -- "$cur")
+            ;;
+        doctor)
+            mapfile -t COMPREPLY < <(compgen -W '--service --account --backend --timeout -h --help' -- "$cur")
             ;;
     esac
 }

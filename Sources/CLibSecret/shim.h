@@ -30,6 +30,7 @@ typedef gint gboolean;
 typedef unsigned long gsize;
 typedef signed long gssize;
 typedef uint64_t guint64;
+typedef uint32_t guint32;
 typedef uint32_t GQuark;
 typedef void *gpointer;
 typedef const void *gconstpointer;
@@ -85,6 +86,7 @@ typedef enum { G_DBUS_CALL_FLAGS_NONE = 0 } GDBusCallFlags;
     F(g_variant_get_child_value, GVariant *, (GVariant *value, gsize index_))                \
     F(g_variant_get_string, const gchar *, (GVariant *value, gsize *length))                 \
     F(g_variant_get_uint64, guint64, (GVariant *value))                                      \
+    F(g_variant_get_uint32, guint32, (GVariant *value))                                      \
     F(g_variant_get_fixed_array, gconstpointer,                                              \
       (GVariant *value, gsize *n_elements, gsize element_size))                              \
     F(g_dbus_proxy_call_sync, GVariant *,                                                    \

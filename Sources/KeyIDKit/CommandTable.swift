@@ -1,11 +1,13 @@
 /// The options keyid understands, across all subcommands.
 public enum Option: String, CaseIterable, Sendable {
-    case service, account, format, json, create, force, value, noPrompt, timeout, help, version
+    case service, account, format, json, create, force, value, derive, onClone, show, backend, noPrompt, timeout
+    case help, version
 
     /// How the option is spelled on the command line.
     public var flag: String {
         switch self {
         case .noPrompt: return "--no-prompt"
+        case .onClone: return "--on-clone"
         default: return "--" + rawValue
         }
     }
@@ -36,6 +38,20 @@ public struct SubcommandSpec: Sendable {
     public let options: [OptionSpec]
     /// Example command lines, each with a one-line explanation.
     public let examples: [(command: String, explanation: String)]
+    /// The placeholder of the one positional argument the subcommand takes, if any.
+    public let argument: String?
+
+    public init(
+        subcommand: Subcommand, abstract: String, discussion: String, options: [OptionSpec],
+        examples: [(command: String, explanation: String)], argument: String? = nil
+    ) {
+        self.subcommand = subcommand
+        self.abstract = abstract
+        self.discussion = discussion
+        self.options = options
+        self.examples = examples
+        self.argument = argument
+    }
 
     public var name: String { subcommand.rawValue }
 
@@ -44,13 +60,13 @@ public struct SubcommandSpec: Sendable {
         let parts = options.filter { $0.option != .help }.map { spec in
             spec.valueName.map { "[\(spec.flag) \($0)]" } ?? "[\(spec.flag)]"
         }
-        return (["keyid", name] + parts).joined(separator: " ")
+        return (["keyid", name] + parts + (argument.map { [$0] } ?? [])).joined(separator: " ")
     }
 }
 
 /// The subcommands keyid runs.
 public enum Subcommand: String, CaseIterable, Sendable {
-    case create, get, delete, rotate
+    case create, get, delete, rotate, list, derive, doctor
 }
 
 /// The single table of subcommands and options. Help, usage errors, the manual page and
@@ -75,7 +91,8 @@ public enum CommandTable {
         environment: "KEYID_ACCOUNT")
     static let format = OptionSpec(
         option: .format, valueName: "FORMAT", choices: IDFormat.allCases.map(\.rawValue),
-        summary: "how to print the ID: uuid (default), upper, hex or urn", environment: nil)
+        summary: "how to print the ID: uuid (default), upper, hex, urn, or env (KEYID_DEVICE_ID=...)",
+        environment: nil)
     static let json = OptionSpec(
         option: .json, valueName: nil, choices: [],
         summary: "print one JSON object with id, service, account, label, created and modified",
@@ -90,6 +107,18 @@ public enum CommandTable {
         environment: "KEYID_TIMEOUT")
     static let help = OptionSpec(
         option: .help, valueName: nil, choices: [], summary: "show this help", environment: nil)
+    static let backend = OptionSpec(
+        option: .backend, valueName: "BACKEND", choices: Backend.allCases.map(\.rawValue),
+        summary: "where IDs live: secret-service (default) or file, for machines without one",
+        environment: "KEYID_BACKEND")
+    static let derive = OptionSpec(
+        option: .derive, valueName: "APP", choices: [],
+        summary: "store the ID derived from this machine and the application ID APP, not a random one",
+        environment: nil)
+    static let onClone = OptionSpec(
+        option: .onClone, valueName: "ACTION", choices: ClonePolicy.allCases.map(\.rawValue),
+        summary: "when the ID was stored on another machine: warn (default), fail (exit 9) or rotate",
+        environment: "KEYID_ON_CLONE")
 
     /// Every subcommand, in the order help lists them.
     public static let subcommands: [SubcommandSpec] = [
@@ -98,8 +127,14 @@ public enum CommandTable {
             abstract: "store a new random ID and print it",
             discussion:
                 "Creates a random version-4 UUID, stores it in the default keyring under the service and account attributes, and prints it. If an ID is already stored, nothing changes and the exit status is 3.",
-            options: [service, account, format, json, noPrompt, timeout, help],
-            examples: [("keyid create --service com.example.agent", "mint the ID for one application")]),
+            options: [service, account, derive, format, json, backend, noPrompt, timeout, help],
+            examples: [
+                ("keyid create --service com.example.agent", "mint the ID for one application"),
+                (
+                    "keyid create --derive c273277323db454ea63bb96e79b53e97",
+                    "store the ID systemd-id128 derives for that application"
+                ),
+            ]),
         SubcommandSpec(
             subcommand: .get,
             abstract: "print the stored ID",
@@ -109,7 +144,7 @@ public enum CommandTable {
                 OptionSpec(
                     option: .create, valueName: nil, choices: [],
                     summary: "create and store an ID when none is stored", environment: nil),
-                service, account, format, json, noPrompt, timeout, help,
+                service, account, onClone, format, json, backend, noPrompt, timeout, help,
             ],
             examples: [
                 ("keyid get --create", "print this machine's ID, creating it on first use"),
@@ -124,7 +159,7 @@ public enum CommandTable {
                 OptionSpec(
                     option: .force, valueName: nil, choices: [],
                     summary: "succeed when no ID is stored", environment: nil),
-                service, account, noPrompt, timeout, help,
+                service, account, backend, noPrompt, timeout, help,
             ],
             examples: [("keyid delete --force", "remove the ID if there is one")]),
         SubcommandSpec(
@@ -136,12 +171,43 @@ public enum CommandTable {
                 OptionSpec(
                     option: .value, valueName: "-", choices: ["-"],
                     summary: "read the new ID from standard input instead of making one", environment: nil),
-                service, account, format, json, noPrompt, timeout, help,
+                service, account, derive, format, json, backend, noPrompt, timeout, help,
             ],
             examples: [
                 ("keyid rotate", "give this machine a new ID"),
                 ("printf %s \"$id\" | keyid rotate --value -", "restore a known ID"),
             ]),
+        SubcommandSpec(
+            subcommand: .list,
+            abstract: "list the IDs keyid stored",
+            discussion:
+                "Lists the items keyid stored, one line each with service, account, created and modified times, as a table; the IDs themselves only with --show. --service narrows the list to one service.",
+            options: [
+                service,
+                OptionSpec(
+                    option: .show, valueName: nil, choices: [], summary: "also print each ID", environment: nil),
+                OptionSpec(
+                    option: .json, valueName: nil, choices: [],
+                    summary: "print one JSON array of objects with service, account, label, created and modified",
+                    environment: nil),
+                backend, noPrompt, timeout, help,
+            ],
+            examples: [("keyid list --show", "every ID keyid keeps, with its value")]),
+        SubcommandSpec(
+            subcommand: .derive,
+            abstract: "print the ID derived from this machine for an application",
+            discussion:
+                "Prints the ID that systemd-id128 machine-id prints for the same application ID in its app-specific mode: HMAC-SHA-256 keyed by the machine ID (/etc/machine-id) over the application ID APP, as a version-4 UUID. APP is a 128-bit ID written as a UUID, 32 hex digits or a urn:uuid: URN, in any letter case, and not all zeros. Nothing is stored, and the machine ID itself is never printed.",
+            options: [format, help],
+            examples: [("keyid derive c273277323db454ea63bb96e79b53e97", "this machine's ID for one application")],
+            argument: "APP"),
+        SubcommandSpec(
+            subcommand: .doctor,
+            abstract: "check everything keyid depends on",
+            discussion:
+                "Checks, without changing anything, the session bus, the Secret Service provider, the default keyring and whether it is locked, the lock directory, the machine ID, and the stored ID for the service and account (duplicates, clone binding). Prints one line per check: ok, warning or FAIL, and what to do. The exit status is 0 only when keyid would work; otherwise it is the status of the first failed check.",
+            options: [service, account, backend, timeout, help],
+            examples: [("keyid doctor", "see why keyid does not work here")]),
     ]
 
     /// Options accepted before any subcommand.
@@ -160,6 +226,10 @@ public enum CommandTable {
         ("KEYID_SERVICE", "default for --service"),
         ("KEYID_ACCOUNT", "default for --account"),
         ("KEYID_TIMEOUT", "default for --timeout, in seconds"),
+        ("KEYID_ON_CLONE", "default for --on-clone"),
+        ("KEYID_BACKEND", "default for --backend"),
+        ("KEYID_MACHINE_ID_FILE", "read the machine ID from this file instead of /etc/machine-id"),
+        ("XDG_STATE_HOME", "where --backend file keeps IDs (keyid/; for root, /var/lib/keyid)"),
         ("DBUS_SESSION_BUS_ADDRESS", "the session bus where the Secret Service is found"),
         ("SECRET_BACKEND", "must be unset, service or file; any other value is refused"),
         ("XDG_RUNTIME_DIR", "where the lock file lives (keyid/lock)"),
@@ -176,6 +246,7 @@ public enum CommandTable {
         (5, "no Secret Service: no session bus, no provider or no default keyring"),
         (6, "timed out"),
         (7, "the stored value is not a valid ID"),
-        (8, "any other failure of the keyring or the lock file"),
+        (8, "any other failure of the keyring, the lock file, the file backend or the machine ID"),
+        (9, "--on-clone fail: the ID was stored on another machine"),
     ]
 }

@@ -15,6 +15,8 @@ public struct Context {
     /// Takes the lock that serialises writes.
     public var lock: () throws(KeyIDError) -> LockFile?
     public var generateID: () -> DeviceID
+    /// Reads this machine's ID.
+    public var machineID: () throws(KeyIDError) -> MachineID
     /// Ends the process with a status; the watchdog uses it.
     public var terminate: @Sendable (Int32) -> Never
     /// Whether to bound the run with a ``Watchdog``.
@@ -25,6 +27,7 @@ public struct Context {
         readInput: @escaping (Int) -> [UInt8]?, inputIsTerminal: Bool,
         makeStore: @escaping (Settings) throws(KeyIDError) -> any SecretStore,
         lock: @escaping () throws(KeyIDError) -> LockFile?, generateID: @escaping () -> DeviceID,
+        machineID: @escaping () throws(KeyIDError) -> MachineID,
         terminate: @escaping @Sendable (Int32) -> Never, usesWatchdog: Bool
     ) {
         self.stdout = stdout
@@ -35,6 +38,7 @@ public struct Context {
         self.makeStore = makeStore
         self.lock = lock
         self.generateID = generateID
+        self.machineID = machineID
         self.terminate = terminate
         self.usesWatchdog = usesWatchdog
     }
@@ -48,12 +52,18 @@ public struct Context {
             stdout: FileDescriptorSink(descriptor: 1), stderr: FileDescriptorSink(descriptor: 2),
             environment: environment,
             readInput: { limit in readDescriptor(0, limit: limit) }, inputIsTerminal: isatty(0) == 1,
-            makeStore: { settings in LibSecretStore(allowPrompt: settings.allowPrompt) },
+            makeStore: { settings throws(KeyIDError) in
+                switch settings.backend {
+                case .secretService: return LibSecretStore(allowPrompt: settings.allowPrompt)
+                case .file: throw .usage("--backend file is not available in this build")
+                }
+            },
             lock: { () throws(KeyIDError) in try LockFile.acquire(in: LockFile.directory(in: environment)) },
             generateID: {
                 var generator = SystemRandomNumberGenerator()
                 return DeviceID.random(using: &generator)
             },
+            machineID: { () throws(KeyIDError) in try MachineID.current(environment) },
             terminate: terminate, usesWatchdog: true)
     }
 

@@ -75,6 +75,7 @@ public struct DeviceID: Hashable, Sendable {
 
     /// The ID written in the given form.
     public func formatted(_ format: IDFormat) -> String {
+        if format == .env { return IDFormat.environmentVariable + "=" + formatted(.uuid) }
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(45)

@@ -8,7 +8,12 @@ public enum IDFormat: String, CaseIterable, Sendable {
     case hex
     /// `urn:uuid:0f8fad5b-d9cb-469f-a165-70867728950e`.
     case urn
+    /// `KEYID_DEVICE_ID=0f8fad5b-d9cb-469f-a165-70867728950e`, for `eval` and
+    /// `systemctl --user import-environment`.
+    case env
 
+    /// The variable `--format env` assigns.
+    public static let environmentVariable = "KEYID_DEVICE_ID"
     /// One line per form, for help texts.
     var summary: String {
         switch self {
@@ -16,6 +21,7 @@ public enum IDFormat: String, CaseIterable, Sendable {
         case .upper: return "uppercase 8-4-4-4-12"
         case .hex: return "32 lowercase hex digits"
         case .urn: return "urn:uuid: followed by the lowercase form"
+        case .env: return "KEYID_DEVICE_ID= followed by the lowercase form"
         }
     }
 }

@@ -14,9 +14,12 @@ public struct ParsedOptions: Equatable, Sendable {
     public var values: [Option: String] = [:]
     /// Flags that were given.
     public var flags: Set<Option> = []
+    /// The positional argument, for subcommands that take one.
+    public var argument: String?
 
-    public init(values: [Option: String] = [:], flags: Set<Option> = []) {
+    public init(values: [Option: String] = [:], flags: Set<Option> = [], argument: String? = nil) {
         self.values = values
         self.flags = flags
+        self.argument = argument
     }
 }

@@ -54,14 +54,7 @@ public enum KeyID {
         if context.usesWatchdog { watchdog.start() }
         let outcome: Result<CommandResult, KeyIDError>
         do {
-            let store = try context.makeStore(settings)
-            let ids = DeviceIDStore(store: store, lock: context.lock, generate: context.generateID)
-            switch subcommand {
-            case .get: outcome = .success(try GetCommand.run(settings, ids))
-            case .create: outcome = .success(try CreateCommand.run(settings, ids))
-            case .rotate: outcome = .success(try RotateCommand.run(settings, ids, value: value))
-            case .delete: outcome = .success(try DeleteCommand.run(settings, ids))
-            }
+            outcome = .success(try perform(subcommand, settings, value, context))
         } catch {
             outcome = .failure(error)
         }
@@ -70,9 +63,31 @@ public enum KeyID {
         case .success(let result):
             for notice in result.notices { context.stderr.write("keyid: \(notice)\n") }
             if let output = result.output { context.stdout.write(output) }
-            return 0
+            return result.status
         case .failure(let error):
             return report(error, context)
+        }
+    }
+
+    private static func perform(_ subcommand: Subcommand, _ settings: Settings, _ value: DeviceID?, _ context: Context)
+        throws(KeyIDError) -> CommandResult
+    {
+        if subcommand == .derive { return DeriveCommand.run(settings, try context.machineID()) }
+        let machineID = context.machineID
+        let ids = DeviceIDStore(
+            store: try context.makeStore(settings), lock: context.lock, generate: context.generateID,
+            binding: { try? machineID().binding })
+        let derived = try settings.application.map { application throws(KeyIDError) in
+            try context.machineID().appSpecific(application)
+        }
+        switch subcommand {
+        case .get: return try GetCommand.run(settings, ids)
+        case .create: return try CreateCommand.run(settings, ids, derived: derived)
+        case .rotate: return try RotateCommand.run(settings, ids, value: value ?? derived)
+        case .delete: return try DeleteCommand.run(settings, ids)
+        case .list: return try ListCommand.run(settings, ids)
+        case .doctor: return DoctorCommand.run(settings, ids, context)
+        case .derive: return DeriveCommand.run(settings, try context.machineID())
         }
     }
 

@@ -1,4 +1,5 @@
 internal import CLibSecret
+import Glibc
 
 /// The freedesktop Secret Service, through libsecret and GDBus. The only file that touches
 /// libsecret, which it loads when it first connects.
@@ -357,16 +358,21 @@ public final class LibSecretStore: SecretStore {
     /// Calls a Secret Service method: on the service object when `path` is nil, else on
     /// `path`. Consumes the floating `arguments`; the caller unrefs the reply. Failures are
     /// thrown as ``KeyIDError/keyring(_:)`` carrying the raw failure, for the caller to map.
-    private func call(_ path: String?, _ interface: String, _ method: String, _ arguments: OpaquePointer)
-        throws(KeyIDError) -> OpaquePointer
-    {
+    private func call(
+        _ path: String?, _ interface: String, _ method: String, _ arguments: OpaquePointer,
+        destination: String? = nil
+    ) throws(KeyIDError) -> OpaquePointer {
         let (c, service) = try connect()
         let proxy = service
         var error: UnsafeMutablePointer<GError>?
         let reply: OpaquePointer?
         if let path {
             reply = c.pointee.g_dbus_connection_call_sync(
-                c.pointee.g_dbus_proxy_get_connection(proxy), c.pointee.g_dbus_proxy_get_name(proxy), path,
+                c.pointee.g_dbus_proxy_get_connection(proxy),
+                destination
+                    ?? c.pointee.g_dbus_proxy_get_name(proxy).map {
+                        String(cString: $0)
+                    }, path,
                 interface, method, arguments, nil, G_DBUS_CALL_FLAGS_NONE, -1, nil, &error)
         } else {
             reply = c.pointee.g_dbus_proxy_call_sync(proxy, method, arguments, G_DBUS_CALL_FLAGS_NONE, -1, nil, &error)
@@ -459,5 +465,72 @@ public final class LibSecretStore: SecretStore {
         }
         var array = copies + [nil]
         return array.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+    }
+}
+
+extension LibSecretStore: Diagnosable {
+    public func diagnose() -> [Check] {
+        var checks: [Check] = []
+        let c: UnsafePointer<keyid_libsecret>
+        let service: OpaquePointer
+        do throws(KeyIDError) {
+            (c, service) = try connect()
+        } catch {
+            return [.fail(error.exitCode == 5 ? "session bus" : "libsecret", error)]
+        }
+        checks.append(.ok("session bus", "connected"))
+        do throws(KeyIDError) {
+            let reply = try call(
+                "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID",
+                tuple(c, [c.pointee.g_variant_new_string("org.freedesktop.secrets")]),
+                destination: "org.freedesktop.DBus")
+            defer { c.pointee.g_variant_unref(reply) }
+            let value = child(c, reply, 0)
+            let pid = c.pointee.g_variant_get_uint32(value)
+            c.pointee.g_variant_unref(value)
+            checks.append(.ok("secret service", Self.providerName(pid: pid)))
+        } catch .keyring(let failure) {
+            checks.append(.fail("secret service", failure.outcome))
+            return checks
+        } catch {
+            checks.append(.fail("secret service", error))
+            return checks
+        }
+        var error: UnsafeMutablePointer<GError>?
+        let collection = c.pointee.secret_collection_for_alias_sync(
+            service, "default", SECRET_COLLECTION_NONE, nil, &error)
+        defer { if let collection { c.pointee.g_object_unref(UnsafeMutableRawPointer(collection)) } }
+        if let failure = failure(error, "secret_collection_for_alias_sync") {
+            checks.append(.fail("default keyring", failure.outcome))
+        } else if let collection {
+            let path = c.pointee.g_dbus_proxy_get_object_path(collection).map { String(cString: $0) } ?? "?"
+            if c.pointee.secret_collection_get_locked(collection) != 0 {
+                checks.append(
+                    .warning(
+                        "default keyring",
+                        "\(path) is locked: keyid will ask to unlock it, or exit 4 with --no-prompt"))
+            } else {
+                checks.append(.ok("default keyring", "\(path), unlocked"))
+            }
+        } else {
+            checks.append(.fail("default keyring", .unavailable(.noDefaultKeyring)))
+        }
+        return checks
+    }
+
+    /// The provider's name, from the program that owns the bus name.
+    static func providerName(pid: UInt32) -> String {
+        let descriptor = open("/proc/\(pid)/comm", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return "process \(pid)" }
+        defer { close(descriptor) }
+        let program =
+            String(decoding: Context.readDescriptor(descriptor, limit: 64) ?? [], as: UTF8.self)
+            .split(separator: "\n").first.map(String.init) ?? "?"
+        let names = [
+            "gnome-keyring-d": "gnome-keyring", "kwalletd5": "KWallet", "kwalletd6": "KWallet",
+            "keepassxc": "KeePassXC",
+        ]
+        let known = names[program].map { "\($0) (" } ?? "("
+        return "\(known)\(program == "gnome-keyring-d" ? "gnome-keyring-daemon" : program), pid \(pid))"
     }
 }

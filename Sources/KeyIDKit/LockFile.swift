@@ -108,6 +108,51 @@ public final class LockFile {
         return lock
     }
 
+    /// Checks, without creating or locking anything, that ``acquire(in:)`` would accept
+    /// `directory`; returns what it found, or throws what `acquire` would throw.
+    public static func inspect(_ directory: String) throws(KeyIDError) -> String {
+        var info = stat()
+        if lstat(directory, &info) != 0 {
+            guard errno == ENOENT else {
+                throw .lockFile("cannot inspect the lock directory \(directory): \(describe(errno))")
+            }
+            let parent = directory.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+                .joined(separator: "/")
+            guard stat(parent.isEmpty ? "/" : parent, &info) == 0 else {
+                return "\(directory) will be created (with \(parent))"
+            }
+            if info.st_mode & S_IFMT != S_IFDIR {
+                throw .lockFile("\(parent) is not a directory; point XDG_RUNTIME_DIR at your runtime directory")
+            }
+            if info.st_uid != geteuid(), info.st_uid != 0 {
+                throw .lockFile("\(parent) belongs to user \(info.st_uid), not to you")
+            }
+            guard access(parent, W_OK) == 0 else {
+                throw .lockFile("cannot create the lock directory in \(parent): \(describe(errno))")
+            }
+            return "\(directory) will be created"
+        }
+        if info.st_mode & S_IFMT == S_IFLNK || info.st_mode & S_IFMT != S_IFDIR {
+            throw .lockFile("the lock directory \(directory) is not a directory (or is a symbolic link); remove it")
+        }
+        if info.st_uid != geteuid() {
+            throw .lockFile("the lock directory \(directory) belongs to user \(info.st_uid), not to you; remove it")
+        }
+        if info.st_mode & 0o077 != 0 {
+            throw .lockFile("the lock directory \(directory) is open to other users; run 'chmod 700 \(directory)'")
+        }
+        let path = directory + "/lock"
+        if lstat(path, &info) == 0 {
+            if info.st_mode & S_IFMT != S_IFREG {
+                throw .lockFile("the lock file \(path) is not a plain file (or is a symbolic link); remove it")
+            }
+            if info.st_uid != geteuid() {
+                throw .lockFile("the lock file \(path) belongs to user \(info.st_uid), not to you; remove it")
+            }
+        }
+        return directory
+    }
+
     static func describe(_ code: Int32) -> String {
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text)

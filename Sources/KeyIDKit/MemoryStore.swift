@@ -84,3 +84,10 @@ public final class MemoryStore: SecretStore {
         if isLocked { throw .locked("the keyring is locked") }
     }
 }
+
+extension MemoryStore: Diagnosable {
+    public func diagnose() -> [Check] {
+        if let failure { return [.fail("store", failure)] }
+        return [isLocked ? .warning("store", "in memory, locked") : .ok("store", "in memory")]
+    }
+}

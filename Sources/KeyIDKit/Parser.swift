@@ -20,8 +20,13 @@ public enum Parser {
             let argument = arguments[index]
             index += 1
             if argument == "--" {
-                if index < arguments.count {
-                    throw fail("unexpected argument '\(arguments[index])'")
+                let rest = arguments[index...]
+                if let subcommand, CommandTable.spec(for: subcommand).argument != nil, options.argument == nil,
+                    rest.count == 1
+                {
+                    options.argument = rest.first
+                } else if let extra = rest.first {
+                    throw fail("unexpected argument '\(printable(extra))'")
                 }
                 break
             }
@@ -87,6 +92,8 @@ public enum Parser {
                     throw .usage("no help for '\(printable(argument))': it is not a subcommand; see 'keyid --help'")
                 }
                 subcommand = known
+            } else if let subcommand, CommandTable.spec(for: subcommand).argument != nil, options.argument == nil {
+                options.argument = argument
             } else {
                 throw fail("unexpected argument '\(printable(argument))'")
             }
@@ -101,6 +108,9 @@ public enum Parser {
             throw .usage("missing subcommand (create, get, delete or rotate); see 'keyid --help'")
         }
         let spec = CommandTable.spec(for: subcommand)
+        if let placeholder = spec.argument, options.argument == nil {
+            throw .usage("'\(subcommand.rawValue)' needs \(placeholder); see 'keyid \(subcommand.rawValue) --help'")
+        }
         for (option, spelling) in given where !spec.options.contains(where: { $0.option == option.option }) {
             throw .usage(
                 "option '\(spelling)' does not apply to '\(subcommand.rawValue)'; see 'keyid \(subcommand.rawValue) --help'"

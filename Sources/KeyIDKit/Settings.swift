@@ -8,10 +8,19 @@ public struct Settings: Equatable, Sendable {
     public var valueFromInput: Bool
     public var allowPrompt: Bool
     public var timeout: Double
+    /// `--derive APP`, or the argument of `keyid derive`.
+    public var application: DeviceID?
+    public var onClone: ClonePolicy
+    public var show: Bool
+    public var backend: Backend
+    /// `--service` or `KEYID_SERVICE` when one was given (for `list`), else `nil`.
+    public var serviceFilter: String?
 
     /// Flags win over `KEYID_*` variables, which win over the built-in defaults.
     public init(options: ParsedOptions, environment: ProcessEnvironment) throws(KeyIDError) {
         let service = try Self.pick(options.values[.service], "KEYID_SERVICE", ItemKey.defaultService, environment)
+        let serviceVariable = try environment.value("KEYID_SERVICE")
+        let serviceGiven = options.values[.service] != nil || serviceVariable != nil
         let account = try Self.pick(options.values[.account], "KEYID_ACCOUNT", ItemKey.defaultAccount, environment)
         try ItemKey.validate(service.value, what: "service", source: service.source)
         try ItemKey.validate(account.value, what: "account", source: account.source)
@@ -29,7 +38,44 @@ public struct Settings: Equatable, Sendable {
         } else {
             timeout = CommandTable.defaultTimeout
         }
+        show = options.flags.contains(.show)
+        serviceFilter = serviceGiven ? service.value : nil
+        application = try options.values[.derive].map { text throws(KeyIDError) in
+            try Self.application(text, source: "--derive")
+        }
+        if let argument = options.argument {
+            application = try Self.application(argument, source: "the application ID")
+        }
+        if valueFromInput, application != nil {
+            throw .usage("--value and --derive cannot be combined")
+        }
+        onClone = try Self.choice(options.values[.onClone], "KEYID_ON_CLONE", environment) ?? .warn
+        backend = try Self.choice(options.values[.backend], "KEYID_BACKEND", environment) ?? .secretService
         try Self.checkSecretBackend(environment)
+    }
+
+    /// An application ID: 128 bits in any ID form, not all zeros.
+    static func application(_ text: String, source: String) throws(KeyIDError) -> DeviceID {
+        guard let id = DeviceID(text) else {
+            throw .usage(
+                "\(source) '\(Parser.printable(text))' is not a 128-bit ID (32 hex digits, a UUID or a urn:uuid: URN, not all zeros)"
+            )
+        }
+        return id
+    }
+
+    /// A flag's value, else an environment variable's, as one of a fixed set of choices.
+    private static func choice<T: RawRepresentable & CaseIterable>(
+        _ flag: String?, _ variable: String, _ environment: ProcessEnvironment
+    ) throws(KeyIDError) -> T? where T.RawValue == String {
+        if let flag { return T(rawValue: flag) }
+        guard let text = try environment.value(variable), !text.isEmpty else { return nil }
+        guard let value = T(rawValue: text) else {
+            throw .usage(
+                "\(variable) is '\(Parser.printable(text))': expected \(T.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
+        }
+        return value
     }
 
     private static func pick(

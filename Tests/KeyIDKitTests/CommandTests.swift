@@ -42,7 +42,11 @@ struct CommandTests {
         let keyid = InProcess()
         let id = keyid.run("create", "--service", "com.example.app", "--account", "primary").stdout
         let entry = try #require(keyid.store.entries.values.first)
-        #expect(entry.attributes == ["service": "com.example.app", "account": "primary", "keyid": "1"])
+        #expect(
+            entry.attributes == [
+                "service": "com.example.app", "account": "primary", "keyid": "1",
+                "keyid-machine": MachineID(text: Array(keyid.machine.utf8))!.binding,
+            ])
         #expect(entry.label == "Device ID for com.example.app (primary)")
         #expect(String(decoding: entry.secret, as: UTF8.self) + "\n" == id)
     }
@@ -201,6 +205,7 @@ struct CommandTests {
         #expect(
             keyid.store.entries.values.first?.attributes == [
                 "service": "env-service", "account": "env-account", "keyid": "1",
+                "keyid-machine": MachineID(text: Array(keyid.machine.utf8))!.binding,
             ])
         #expect(keyid.run("get", "--service", "other").status == 1)
     }

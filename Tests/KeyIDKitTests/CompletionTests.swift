@@ -40,9 +40,9 @@ struct CompletionTests {
         #expect(!offered.contains("--value"))
     }
 
-    @Test("keyid get --format <TAB> offers exactly uuid, upper, hex and urn", arguments: CompletingShell.allCases)
+    @Test("keyid get --format <TAB> offers exactly uuid, upper, hex, urn and env", arguments: CompletingShell.allCases)
     func offersFormats(shell: CompletingShell) throws {
-        #expect(try shell.complete("keyid get --format ") == ["hex", "upper", "urn", "uuid"])
+        #expect(try shell.complete("keyid get --format ") == ["env", "hex", "upper", "urn", "uuid"])
         #expect(try shell.complete("keyid rotate --format u") == ["upper", "urn", "uuid"])
     }
 
@@ -51,7 +51,7 @@ struct CompletionTests {
         let offered = try shell.complete("keyid get --format=").map {
             $0.replacingOccurrences(of: "--format=", with: "")
         }
-        #expect(offered == ["hex", "upper", "urn", "uuid"])
+        #expect(offered == ["env", "hex", "upper", "urn", "uuid"])
     }
 
     @Test("keyid rotate --value <TAB> offers only -", arguments: CompletingShell.allCases)
@@ -85,7 +85,7 @@ struct CompletionTests {
         #expect(registered.stdout == "complete -F _keyid keyid\n")
         #expect(
             try CompletingShell.bash.complete("keyid get --format ", bashCompletion: false) == [
-                "hex", "upper", "urn", "uuid",
+                "env", "hex", "upper", "urn", "uuid",
             ])
         #expect(
             try CompletingShell.bash.complete("keyid ", bashCompletion: false).count == Subcommand.allCases.count + 1)

@@ -19,8 +19,8 @@ struct DeviceIDTests {
     }
 
     @Test(
-        "every output form is read back",
-        arguments: IDFormat.allCases)
+        "every output form but env is read back",
+        arguments: IDFormat.allCases.filter { $0 != .env })
     func roundTrip(format: IDFormat) throws {
         let id = try #require(DeviceID(Self.canonical))
         #expect(DeviceID(id.formatted(format)) == id)
@@ -33,6 +33,7 @@ struct DeviceIDTests {
         #expect(id.formatted(.upper) == Self.canonical.uppercased())
         #expect(id.formatted(.hex) == "0f8fad5bd9cb469fa16570867728950e")
         #expect(id.formatted(.urn) == "urn:uuid:" + Self.canonical)
+        #expect(id.formatted(.env) == "KEYID_DEVICE_ID=" + Self.canonical)
     }
 
     @Test(

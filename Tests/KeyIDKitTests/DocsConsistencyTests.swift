@@ -182,9 +182,11 @@ enum DocsFiles {
     static func parserAccepts(_ option: String) -> Bool {
         if (try? Parser.parse([option])) != nil { return true }
         for subcommand in Subcommand.allCases {
-            for value in [[], ["5"], ["uuid"], ["-"]]
-            where (try? Parser.parse([subcommand.rawValue, option] + value)) != nil {
-                return true
+            for value in [[], ["5"], ["uuid"], ["-"], ["file"], ["warn"]] {
+                for application in [[], ["c273277323db454ea63bb96e79b53e97"]]
+                where (try? Parser.parse([subcommand.rawValue, option] + value + application)) != nil {
+                    return true
+                }
             }
         }
         return false

@@ -33,12 +33,13 @@ struct FormattingTests {
             (.notFound(key), 1), (.usage("x"), 2), (.alreadyExists(key), 3), (.locked("x"), 4),
             (.unavailable(.noBus("x")), 5), (.unavailable(.noProvider), 5), (.unavailable(.noDefaultKeyring), 5),
             (.timedOut("x"), 6), (.invalidStoredValue(key), 7), (.keyring(failure), 8), (.lockFile("x"), 8),
+            (.machineID("x"), 8), (.cloned(key), 9),
         ]
         for (error, code) in cases {
             #expect(error.exitCode == code)
             #expect(!error.message.contains("\n"))
         }
-        #expect(CommandTable.exitStatuses.map(\.code) == Array(0...8))
+        #expect(CommandTable.exitStatuses.map(\.code) == Array(0...9))
     }
 
     @Test(

@@ -40,6 +40,8 @@ struct InProcess {
     var malformed: Set<String> = []
     var input: [UInt8] = []
     var inputIsTerminal = false
+    /// The machine ID the run sees (the DESIGN.md test vector's machine by default).
+    var machine = "0123456789abcdef0123456789abcdef"
 
     struct Outcome {
         var status: Int32
@@ -56,6 +58,7 @@ struct InProcess {
         let stderr = BufferSink()
         let store = self.store
         let input = self.input
+        let machine = MachineID(text: Array(self.machine.utf8))
         let context = Context(
             stdout: stdout, stderr: stderr,
             environment: ProcessEnvironment(environment, malformed: malformed),
@@ -64,6 +67,10 @@ struct InProcess {
             generateID: {
                 var generator = SystemRandomNumberGenerator()
                 return DeviceID.random(using: &generator)
+            },
+            machineID: { () throws(KeyIDError) in
+                guard let machine else { throw .machineID("no machine ID here") }
+                return machine
             },
             terminate: { status in fatalError("the watchdog fired with status \(status)") }, usesWatchdog: false)
         let status = KeyID.run(arguments, context: context)

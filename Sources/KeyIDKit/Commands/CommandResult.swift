@@ -4,11 +4,14 @@ struct CommandResult {
     var output: String?
     /// Messages for standard error, without the `keyid: ` prefix.
     var notices: [String] = []
+    /// The exit status; only `doctor` reports a failure this way, with its output.
+    var status: Int32 = 0
 
     /// The result for one ID: its text or JSON, and a warning when duplicates matched.
     init(record: DeviceRecord, settings: Settings) {
         let text = record.id.formatted(settings.format)
         if settings.json {
+            let text = record.id.formatted(settings.format == .env ? .uuid : settings.format)
             output =
                 JSONText.object([
                     ("id", text), ("service", record.key.service), ("account", record.key.account),
@@ -25,8 +28,9 @@ struct CommandResult {
         }
     }
 
-    init(output: String?, notices: [String] = []) {
+    init(output: String?, notices: [String] = [], status: Int32 = 0) {
         self.output = output
         self.notices = notices
+        self.status = status
     }
 }

@@ -1,6 +1,8 @@
-/// `keyid create`: store a new random ID and print it.
+/// `keyid create [--derive APP]`: store a new ID and print it.
 enum CreateCommand {
-    static func run(_ settings: Settings, _ ids: DeviceIDStore) throws(KeyIDError) -> CommandResult {
-        CommandResult(record: try ids.create(settings.key, metadata: settings.json), settings: settings)
+    static func run(_ settings: Settings, _ ids: DeviceIDStore, derived: DeviceID?) throws(KeyIDError)
+        -> CommandResult
+    {
+        CommandResult(record: try ids.create(settings.key, id: derived, metadata: settings.json), settings: settings)
     }
 }

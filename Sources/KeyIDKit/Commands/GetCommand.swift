@@ -1,10 +1,24 @@
-/// `keyid get [--create]`: print the stored ID, or make one first.
+/// `keyid get [--create] [--on-clone ACTION]`: print the stored ID, or make one first.
 enum GetCommand {
     static func run(_ settings: Settings, _ ids: DeviceIDStore) throws(KeyIDError) -> CommandResult {
-        if settings.create {
-            let (record, _) = try ids.getOrCreate(settings.key, metadata: settings.json)
-            return CommandResult(record: record, settings: settings)
+        let key = settings.key
+        var record = settings.create ? try ids.getOrCreate(key, metadata: true).0 : try ids.get(key)
+        var notices: [String] = []
+        if record.cloned {
+            switch settings.onClone {
+            case .warn:
+                notices.append(
+                    "warning: the ID for \(key) was stored on another machine (a cloned disk or a restored home directory?); 'keyid rotate' or --on-clone rotate replaces it"
+                )
+            case .fail:
+                throw .cloned(key)
+            case .rotate:
+                record = try ids.rotate(key, metadata: true)
+                notices.append("replaced the ID for \(key), which was stored on another machine")
+            }
         }
-        return CommandResult(record: try ids.get(settings.key, metadata: settings.json), settings: settings)
+        var result = CommandResult(record: record, settings: settings)
+        result.notices += notices
+        return result
     }
 }

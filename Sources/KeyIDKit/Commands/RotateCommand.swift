@@ -1,4 +1,4 @@
-/// `keyid rotate [--value -]`: replace the stored ID in place and print the new one.
+/// `keyid rotate [--value - | --derive APP]`: replace the stored ID in place and print the new one.
 enum RotateCommand {
     /// The most bytes `--value -` reads; an ID in any form is far shorter.
     static let inputLimit = 1024
@@ -21,6 +21,7 @@ enum RotateCommand {
         return id
     }
 
+    /// `value` is the ID from standard input or `--derive`; without one a random ID is made.
     static func run(_ settings: Settings, _ ids: DeviceIDStore, value: DeviceID?) throws(KeyIDError) -> CommandResult {
         CommandResult(record: try ids.rotate(settings.key, to: value, metadata: settings.json), settings: settings)
     }

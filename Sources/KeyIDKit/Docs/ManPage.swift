@@ -42,6 +42,7 @@ public enum ManPage {
         for option in spec.options where option.option != .help {
             lines.append(".OP \(code(option.flag))" + (option.valueName.map { " " + quoted(code($0)) } ?? ""))
         }
+        if let argument = spec.argument { lines.append(".I \(argument)") }
         return lines + [".YS"]
     }
 
@@ -179,6 +180,16 @@ public enum ManPage {
             ".TP",
             ".I \(code("~/.cache/keyid/lock"))",
             prose("The lock file when XDG_CACHE_HOME is unset or not an absolute path too."),
+            ".TP",
+            ".I /etc/machine-id",
+            prose(
+                "Read (never printed or stored) to derive IDs for derive and --derive, and to bind each stored ID to this machine: keyid stores a keyed hash of it in the item's keyid-machine attribute, and get warns (or, with --on-clone, fails or rotates) when an ID was stored on another machine, as after cloning a disk image. KEYID_MACHINE_ID_FILE names another file."
+            ),
+            ".TP",
+            ".I $XDG_STATE_HOME/keyid/",
+            prose(
+                "With --backend file, one file per service and account, mode 0600 in a 0700 directory, replaced atomically. For root the directory is /var/lib/keyid; without XDG_STATE_HOME it is ~/.local/state/keyid. keyid never falls back to it on its own."
+            ),
         ]
     }
 

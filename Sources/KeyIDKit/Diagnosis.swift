@@ -1,0 +1,33 @@
+/// One line of `keyid doctor`.
+public struct Check: Equatable, Sendable {
+    public enum Status: String, Sendable {
+        case ok, warning
+        case fail = "FAIL"
+    }
+
+    public var status: Status
+    /// What was checked, e.g. `session bus`.
+    public var name: String
+    /// What was found, and what to do about it.
+    public var detail: String
+    /// For a failure: the exit status keyid itself would end with.
+    public var exitCode: Int32 = 0
+
+    public static func ok(_ name: String, _ detail: String) -> Check {
+        Check(status: .ok, name: name, detail: detail)
+    }
+
+    public static func warning(_ name: String, _ detail: String) -> Check {
+        Check(status: .warning, name: name, detail: detail)
+    }
+
+    public static func fail(_ name: String, _ error: KeyIDError) -> Check {
+        Check(status: .fail, name: name, detail: error.message, exitCode: error.exitCode)
+    }
+}
+
+/// A store that can say, without changing anything, whether it can be used.
+public protocol Diagnosable {
+    /// The checks of the store's own dependencies, in order; a failure ends the list.
+    func diagnose() -> [Check]
+}
