@@ -4,8 +4,8 @@ import Testing
 @testable import KeyIDKit
 
 /// A temporary directory for one test, removed when the test lets go of it; the store's
-/// directory is `keyid` inside it. Only the test's own thread moves ``time``.
-final class FileStoreSandbox: @unchecked Sendable {
+/// directory is `keyid` inside it. Threads get its paths, never the sandbox itself.
+final class FileStoreSandbox {
     let root: String
     var directory: String { root + "/keyid" }
     /// The time the sandbox's stores give new and modified items; tests move it.
@@ -27,9 +27,14 @@ final class FileStoreSandbox: @unchecked Sendable {
 
     /// The use cases over a fresh store, serialised by a real lock file in the sandbox.
     func useCases(store: FileStore? = nil) -> DeviceIDStore {
+        Self.useCases(root: root, store: store ?? FileStore(directory: directory))
+    }
+
+    /// The use cases over `store`, serialised by a real lock file under `root`.
+    static func useCases(root: String, store: FileStore) -> DeviceIDStore {
         let lockDirectory = root + "/lock"
         return DeviceIDStore(
-            store: store ?? FileStore(directory: directory),
+            store: store,
             lock: { () throws(KeyIDError) in try LockFile.acquire(in: lockDirectory) },
             generate: {
                 var generator = SystemRandomNumberGenerator()
@@ -433,9 +438,10 @@ struct FileStoreTests {
         for _ in 0..<(5 * Self.scale) {
             let sandbox = try FileStoreSandbox()
             let results = FileStoreResults<(String, Bool)>()
+            let (root, directory) = (sandbox.root, sandbox.directory)
             let threads = (0..<12).map { _ in
                 Thread {
-                    let useCases = sandbox.useCases()
+                    let useCases = FileStoreSandbox.useCases(root: root, store: FileStore(directory: directory))
                     results.append(
                         Result { () throws(KeyIDError) in
                             let (record, created) = try useCases.getOrCreate(self.key, metadata: false)
@@ -461,11 +467,11 @@ struct FileStoreTests {
         try sandbox.store().add(
             label: key.label, secret: Array(first.uuidString.utf8), attributes: fileStoreAttributes(key))
         let results = FileStoreResults<Int>()
-        let key = self.key
+        let (key, directory) = (self.key, sandbox.directory)
         let writer = Thread {
             results.append(
                 Result { () throws(KeyIDError) in
-                    let store = FileStore(directory: sandbox.directory)
+                    let store = FileStore(directory: directory)
                     for id in ids {
                         let item = try store.items(matching: key, details: []).first!
                         try store.replaceSecret(of: item, with: Array(id.utf8))
@@ -476,7 +482,7 @@ struct FileStoreTests {
         let reader = Thread {
             results.append(
                 Result { () throws(KeyIDError) in
-                    let store = FileStore(directory: sandbox.directory)
+                    let store = FileStore(directory: directory)
                     var reads = 0
                     while !results.isFinished(1) || reads < 100 {
                         let items = try store.items(matching: key, details: [.secrets])
