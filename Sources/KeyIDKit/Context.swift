@@ -55,7 +55,7 @@ public struct Context {
             makeStore: { settings throws(KeyIDError) in
                 switch settings.backend {
                 case .secretService: return LibSecretStore(allowPrompt: settings.allowPrompt)
-                case .file: throw .usage("--backend file is not available in this build")
+                case .file: return FileStore(directory: try FileStore.directory(in: environment))
                 }
             },
             lock: { () throws(KeyIDError) in try LockFile.acquire(in: LockFile.directory(in: environment)) },

@@ -373,7 +373,7 @@ public final class FileStore: SecretStore {
 
     /// The directory's descriptor, opened once and checked; `nil` when it does not exist
     /// and `create` is false. Missing parents are created 0700 too.
-    private func openDirectory(create: Bool) throws(KeyIDError) -> Int32? {
+    fileprivate func openDirectory(create: Bool) throws(KeyIDError) -> Int32? {
         if descriptor >= 0 { return descriptor }
         let slash = directory.lastIndex(of: "/")
         let parent = slash.map { $0 == directory.startIndex ? "/" : String(directory[..<$0]) } ?? "."
@@ -639,6 +639,20 @@ public final class FileStore: SecretStore {
                 return nil
             }
             return UInt64(String(decoding: bytes, as: UTF8.self))
+        }
+    }
+}
+
+extension FileStore: Diagnosable {
+    public func diagnose() -> [Check] {
+        do throws(KeyIDError) {
+            guard let descriptor = try openDirectory(create: false) else {
+                return [.ok("ID directory", "\(directory) will be created on first write")]
+            }
+            close(descriptor)
+            return [.ok("ID directory", directory)]
+        } catch {
+            return [.fail("ID directory", error)]
         }
     }
 }

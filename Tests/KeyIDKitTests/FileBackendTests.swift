@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+@testable import KeyIDKit
+
+/// The built binary with `--backend file`: the same subcommands, outputs and exit codes,
+/// without any Secret Service.
+@Suite("File backend end to end", .tags(.endToEnd), .enabled(if: TestEnvironment.binary != nil))
+struct FileBackendTests {
+    /// A private state directory, and no session bus at all.
+    static func environment() throws -> [String: String?] {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("keyid-state-\(UUID().uuidString)")
+            .path
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: false)
+        return [
+            "XDG_STATE_HOME": state, "KEYID_BACKEND": "file", "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent",
+            "KEYID_SERVICE": nil, "KEYID_ACCOUNT": nil,
+        ]
+    }
+
+    @Test("create, get, rotate, delete and list with their exit codes")
+    func lifecycle() throws {
+        let env = try Self.environment()
+        #expect(try keyid(["get"], environment: env).status == 1)
+        let created = try keyid(["create"], environment: env)
+        #expect(created.status == 0)
+        #expect(try keyid(["create"], environment: env).status == 3)
+        #expect(try keyid(["get"], environment: env).stdout == created.stdout)
+        #expect(try keyid(["get", "--create"], environment: env).stdout == created.stdout)
+        let rotated = try keyid(["rotate"], environment: env)
+        #expect(rotated.status == 0)
+        #expect(rotated.stdout != created.stdout)
+        let json = try parseJSON(try keyid(["get", "--json"], environment: env).stdout)
+        #expect(json["id"] as? String == String(rotated.stdout.dropLast()))
+        #expect(json["created"] is String)
+        #expect(try keyid(["list"], environment: env).stdout.contains("keyid    device-id"))
+        #expect(try keyid(["delete"], environment: env).status == 0)
+        #expect(try keyid(["delete"], environment: env).status == 1)
+        #expect(try keyid(["delete", "--force"], environment: env).status == 0)
+        let state = env["XDG_STATE_HOME"]!!
+        let attributes = try FileManager.default.attributesOfItem(atPath: state + "/keyid")
+        #expect((attributes[.posixPermissions] as? Int) == 0o700)
+    }
+
+    @Test("files are 0600, and the flag picks the backend over the variable")
+    func modesAndFlag() throws {
+        var env = try Self.environment()
+        let state = env["XDG_STATE_HOME"]!!
+        _ = try keyid(["get", "--create"], environment: env)
+        let files = try FileManager.default.contentsOfDirectory(atPath: state + "/keyid")
+        #expect(files == ["keyid@device-id.id"])
+        let attributes = try FileManager.default.attributesOfItem(atPath: state + "/keyid/" + files[0])
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
+        env["KEYID_BACKEND"] = "secret-service"
+        #expect(try keyid(["get"], environment: env).status == 5, "no automatic fallback to files")
+        #expect(try keyid(["get", "--backend", "file"], environment: env).status == 0)
+        env["KEYID_BACKEND"] = "files"
+        #expect(try keyid(["get"], environment: env).status == 2)
+    }
+
+    @Test("32 concurrent get --create print one ID and leave one file")
+    func concurrency() throws {
+        let env = try Self.environment()
+        let outputs = try runTogether(
+            Array(repeating: [TestEnvironment.binary!, "get", "--create"], count: 32), environment: env)
+        #expect(outputs.allSatisfy { $0.status == 0 })
+        #expect(Set(outputs.map(\.stdout)).count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: env["XDG_STATE_HOME"]!! + "/keyid").count == 1)
+    }
+
+    @Test("writers killed at random moments leave the old ID or the new one, never a torn file")
+    func tornWrites() throws {
+        let outcome = try runProgram(
+            "/bin/sh", [TestEnvironment.root + "/tests/reliability/torn-writes.sh", TestEnvironment.binary!, "60"])
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stdout.contains(" 0 bad"))
+    }
+
+    @Test("the cloud-init and Ansible recipes print the same ID every run")
+    func recipes() throws {
+        let env = try Self.environment()
+        let cloud = try RecipeTests.example("cloud-init.yaml")
+        let line = try #require(cloud.split(separator: "\n").first { $0.contains("- [keyid") })
+        let argv = line.drop { $0 != "[" }.dropFirst().prefix { $0 != "]" }.split(separator: ",").map {
+            $0.trimmingCharacters(in: CharacterSet(charactersIn: " \""))
+        }
+        #expect(argv.first == "keyid")
+        let first = try keyid(Array(argv.dropFirst()), environment: env)
+        #expect(first.status == 0)
+        #expect(try keyid(Array(argv.dropFirst()), environment: env).stdout == first.stdout)
+        let ansible = try RecipeTests.example("ansible-task.yaml")
+        let command = try #require(
+            ansible.split(separator: "\n").first { $0.contains("ansible.builtin.command:") }?
+                .split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces))
+        let words = command.split(separator: " ").map(String.init)
+        #expect(words.first == "keyid")
+        #expect(try keyid(Array(words.dropFirst()), environment: env).stdout == first.stdout)
+    }
+}
