@@ -36,6 +36,8 @@ enum TestEnvironment {
 /// Runs keyid's entry point in process against a ``MemoryStore``.
 struct InProcess {
     let store = MemoryStore()
+    /// When set, runs use this store instead of ``store``.
+    var otherStore: (any SecretStore)?
     var environment: [String: String] = [:]
     var malformed: Set<String> = []
     var input: [UInt8] = []
@@ -56,7 +58,7 @@ struct InProcess {
     func run(_ arguments: [String]) -> Outcome {
         let stdout = BufferSink()
         let stderr = BufferSink()
-        let store = self.store
+        let store: any SecretStore = otherStore ?? self.store
         let input = self.input
         let machine = MachineID(text: Array(self.machine.utf8))
         let context = Context(

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+@testable import KeyIDKit
+
+/// The commands in process against each backend that needs no daemon: the in-memory store
+/// and the file backend in a temporary directory. (The Secret Service backend gets the
+/// same scenarios end to end.)
+@Suite("Commands on every backend", .tags(.command))
+struct BackendParityTests {
+    enum Kind: String, CaseIterable, CustomTestStringConvertible {
+        case memory, file
+        var testDescription: String { rawValue }
+    }
+
+    /// A harness on the backend, and the store to inspect.
+    static func harness(_ kind: Kind) throws -> (InProcess, any SecretStore) {
+        var keyid = InProcess()
+        switch kind {
+        case .memory:
+            return (keyid, keyid.store)
+        case .file:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "keyid-parity-\(UUID().uuidString)"
+            ).path
+            let store = FileStore(directory: directory + "/keyid")
+            keyid.otherStore = store
+            return (keyid, store)
+        }
+    }
+
+    static let key = try! ItemKey(service: "keyid", account: "device-id")
+
+    @Test("create, get, rotate and delete with their exit codes", arguments: Kind.allCases)
+    func lifecycle(kind: Kind) throws {
+        let (keyid, store) = try Self.harness(kind)
+        #expect(keyid.run("get").status == 1)
+        let created = keyid.run("create")
+        #expect(created.status == 0)
+        #expect(keyid.run("create").status == 3)
+        #expect(keyid.run("get").stdout == created.stdout)
+        let handle = try #require(try store.items(matching: Self.key, details: []).first?.handle)
+        let rotated = keyid.run("rotate")
+        #expect(rotated.stdout != created.stdout)
+        #expect(try store.items(matching: Self.key, details: []).map(\.handle) == [handle])
+        #expect(keyid.run("get", "--format", "urn").stdout == "urn:uuid:" + rotated.stdout)
+        #expect(keyid.run("delete").status == 0)
+        #expect(keyid.run("delete").status == 1)
+        #expect(keyid.run("delete", "--force").status == 0)
+        #expect(try store.items(matching: Self.key, details: []).isEmpty)
+    }
+
+    @Test("get --create creates once; rotate keeps the created time", arguments: Kind.allCases)
+    func getOrCreate(kind: Kind) throws {
+        let (keyid, store) = try Self.harness(kind)
+        let outputs = (0..<5).map { _ in keyid.run("get", "--create").stdout }
+        #expect(Set(outputs).count == 1)
+        let before = try #require(try store.items(matching: Self.key, details: [.metadata]).first)
+        _ = keyid.run("rotate")
+        let after = try #require(try store.items(matching: Self.key, details: [.metadata]).first)
+        #expect(after.created == before.created)
+        #expect(after.attributes?["keyid"] == "1")
+    }
+
+    @Test("--json and rotate --value -", arguments: Kind.allCases)
+    func jsonAndInput(kind: Kind) throws {
+        var (keyid, _) = try Self.harness(kind)
+        _ = keyid.run("create")
+        keyid.input = Array("0F8FAD5BD9CB469FA16570867728950E\n".utf8)
+        #expect(keyid.run("rotate", "--value", "-").stdout == "0f8fad5b-d9cb-469f-a165-70867728950e\n")
+        let object = try parseJSON(keyid.run("get", "--json").stdout)
+        #expect(object["id"] as? String == "0f8fad5b-d9cb-469f-a165-70867728950e")
+        #expect(object["label"] as? String == "Device ID for keyid (device-id)")
+        #expect(object["created"] is String)
+        #expect(object["modified"] is String)
+    }
+
+    @Test("a stored value that is not an ID is exit 7, and rotate repairs it", arguments: Kind.allCases)
+    func garbage(kind: Kind) throws {
+        let (keyid, store) = try Self.harness(kind)
+        try store.add(
+            label: "other tool", secret: [0xFF, 0x00, 0x41],
+            attributes: Dictionary(uniqueKeysWithValues: Self.key.attributes))
+        #expect(keyid.run("get").status == 7)
+        #expect(keyid.run("get", "--create").status == 7)
+        #expect(keyid.run("rotate").status == 0)
+        #expect(keyid.run("get").status == 0)
+    }
+
+    @Test("bad input changes nothing", arguments: Kind.allCases)
+    func badInput(kind: Kind) throws {
+        let (keyid, store) = try Self.harness(kind)
+        for arguments in [["create", "--service", ""], ["get", "--create", "--bogus"], ["rotate", "--value", "x"]] {
+            #expect(keyid.run(arguments).status == 2)
+        }
+        #expect(try store.managedItems(service: nil, details: []).isEmpty)
+    }
+
+    @Test("clone detection and list", arguments: Kind.allCases)
+    func cloneAndList(kind: Kind) throws {
+        var (keyid, _) = try Self.harness(kind)
+        let original = keyid.run("get", "--create").stdout
+        keyid.machine = "fedcba9876543210fedcba9876543210"
+        #expect(keyid.run("get").stderr.contains("another machine"))
+        #expect(keyid.run("get", "--on-clone", "fail").status == 9)
+        #expect(keyid.run("get", "--on-clone", "rotate").stdout != original)
+        #expect(keyid.run("get").stderr.isEmpty)
+        let listed = keyid.run("list", "--show")
+        #expect(listed.stdout.split(separator: "\n").count == 2)
+    }
+}
