@@ -238,6 +238,31 @@ struct EndToEndTests {
         #expect((ms ?? 9999) < 1000)
     }
 
+    @Test("a provider without a default keyring: exit 5 within a second, saying so")
+    func noDefaultKeyring() throws {
+        // gnome-keyring started on a fresh home without --unlock has no login keyring and no
+        // default alias.
+        let outcome = try inSession(
+            "none",
+            """
+            gnome-keyring-daemon --components=secrets --daemonize >/dev/null 2>&1
+            until dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+                org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets | grep -q true; do sleep 0.02; done
+            daemon=$(dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+                org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.secrets | awk '{print $2}')
+            start=$(date +%s%N)
+            $KEYID get --create; echo "status=$?"
+            echo "ms=$(( ($(date +%s%N) - start) / 1000000 ))"
+            $KEYID create >/dev/null 2>&1; echo "create=$?"
+            kill "$daemon"
+            """)
+        #expect(outcome.stdout.contains("status=5\n"), "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stdout.contains("create=5\n"))
+        #expect(outcome.stderr.contains("has no default keyring"))
+        let ms = outcome.stdout.split(separator: "\n").first { $0.hasPrefix("ms=") }.flatMap { Int($0.dropFirst(3)) }
+        #expect((ms ?? 9999) < 1000)
+    }
+
     @Test("a stalled daemon: exit 6 at the timeout, nothing on stdout")
     func stalledDaemon() throws {
         let outcome = try inSession(
