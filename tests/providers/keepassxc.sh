@@ -73,6 +73,12 @@ ConfirmDeleteItem=false
 ConfirmAccessItem=false
 UnlockBeforeSearch=false
 CONF
+    # KEYID_KEEPASSXC_CONFIRM_DELETE=true: ask for confirmation when a client deletes an
+    # item (KeePassXC's default), for tests of a dismissed confirmation.
+    if [ "${KEYID_KEEPASSXC_CONFIRM_DELETE-}" = true ]; then
+        sed -i 's/^ConfirmDeleteItem=false$/ConfirmDeleteItem=true/' \
+            "$XDG_CONFIG_HOME/keepassxc/keepassxc.ini"
+    fi
 }
 
 # template: path of the cached empty database for $password, imported on first use.
