@@ -39,14 +39,23 @@ run:
 	@$(SWIFT) build $(RELEASE_FLAGS) >&2
 	@scripts/run.sh $(RELEASE_BIN)
 
-## make test: every tier, against a real gnome-keyring in a private D-Bus session.
+## make test: every tier against a real gnome-keyring in a private D-Bus session, then the
+## keyring tiers (libsecret store, end to end, reliability) against each of $(PROVIDERS).
+PROVIDERS ?= kwallet keepassxc
+PROVIDER_SUITES = LibSecretStoreTests|EndToEndTests|ReliabilityTests
 test:
 	@scripts/install-deps.sh test
 	cc -fsyntax-only -Wall -Werror $$(pkg-config --cflags libsecret-1) tests/shim-check.c
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory release
 	KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) KEYID_RELEASE_BIN=$(CURDIR)/$(RELEASE_BIN) \
-		tests/keyring-session.sh -- $(SWIFT) test --skip-build
+		tests/keyring-session.sh --provider gnome-keyring -- $(SWIFT) test --skip-build
+	@for provider in $(PROVIDERS); do \
+		echo "== the keyring tests against $$provider"; \
+		KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) KEYID_RELEASE_BIN=$(CURDIR)/$(RELEASE_BIN) \
+			tests/keyring-session.sh --provider $$provider -- \
+			$(SWIFT) test --skip-build --filter '$(PROVIDER_SUITES)' || exit 1; \
+	done
 
 ## make bench: keyid against secret-tool (and Python keyring, when pip can install it).
 BENCH_ARGS ?=

@@ -7,11 +7,14 @@ build="libsecret-1-dev pkg-config g++"
 runtime="gnome-keyring dbus dbus-bin dbus-daemon libsecret-tools"
 test="python3-dbus python3-gi bash-completion zsh fish groff-base strace"
 bench="time python3-dbus python3-venv"
+# The other Secret Service providers the tests run against (tests/providers/), installed
+# without their recommendations: they run headless.
+providers="keepassxc libkf5wallet-bin libqca-qt5-2-plugins"
 
 case ${1:-build} in
     build) wanted="$build" ;;
     run) wanted="$build $runtime" ;;
-    test) wanted="$build $runtime $test $bench" ;;
+    test) wanted="$build $runtime $test $bench $providers" ;;
     bench) wanted="$build $runtime $bench" ;;
     *) echo "install-deps.sh: unknown purpose $1" >&2; exit 2 ;;
 esac
@@ -34,5 +37,14 @@ else
 fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
+plain= lean=
+for package in $missing; do
+    case " $providers " in
+        *" $package "*) lean="$lean $package" ;;
+        *) plain="$plain $package" ;;
+    esac
+done
 # shellcheck disable=SC2086
-$sudo apt-get install -y -qq $missing >/dev/null
+[ -z "$plain" ] || $sudo apt-get install -y -qq $plain >/dev/null
+# shellcheck disable=SC2086
+[ -z "$lean" ] || $sudo apt-get install -y -qq --no-install-recommends $lean >/dev/null

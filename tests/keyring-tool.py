@@ -4,14 +4,22 @@
   keyring-tool.py dump                      every item of every collection, one JSON line each, sorted
   keyring-tool.py add SERVICE ACCOUNT       CreateItem(replace=false) with the value read from stdin
   keyring-tool.py count SERVICE ACCOUNT     how many items match
-  keyring-tool.py lock                      lock the default collection
+  keyring-tool.py items SERVICE ACCOUNT     the matching items in the provider's order, one JSON
+                                            line each: path, label, created, modified
+  keyring-tool.py lock                      lock the default collection (on KWallet this closes
+                                            the wallet: unlocking it again needs a password dialog)
+  keyring-tool.py locked                    whether the default collection is locked (true/false)
 
-Uses a plain session: the values cross a private test bus only.
+Uses a plain session: the values cross a private test bus only. Works on gnome-keyring,
+KWallet and KeePassXC: where the provider answers with a prompt (KeePassXC's CreateItem and
+Lock), the prompt is run and its Completed signal awaited.
 """
 import json
 import sys
 
 import dbus
+from dbus.mainloop.glib import DBusGMainLoop
+from gi.repository import GLib
 
 BUS = "org.freedesktop.secrets"
 ROOT = "/org/freedesktop/secrets"
@@ -19,7 +27,34 @@ SERVICE_IFACE = "org.freedesktop.Secret.Service"
 PROPS = "org.freedesktop.DBus.Properties"
 
 
+def run_prompt(bus, prompt, seconds=10):
+    """Runs the prompt at `prompt` ("/" means none) and returns its Completed result."""
+    if prompt == "/":
+        return None
+    loop = GLib.MainLoop()
+    outcome = {}
+
+    def completed(dismissed, result):
+        outcome["dismissed"] = bool(dismissed)
+        outcome["result"] = result
+        loop.quit()
+
+    match = bus.add_signal_receiver(
+        completed, "Completed", "org.freedesktop.Secret.Prompt", BUS, prompt)
+    bus.get_object(BUS, prompt).Prompt("", dbus_interface="org.freedesktop.Secret.Prompt")
+    GLib.timeout_add(seconds * 1000, loop.quit)
+    if not outcome:
+        loop.run()
+    match.remove()
+    if not outcome:
+        sys.exit("prompt %s did not complete within %d s" % (prompt, seconds))
+    if outcome["dismissed"]:
+        sys.exit("prompt %s was dismissed" % prompt)
+    return outcome["result"]
+
+
 def main():
+    DBusGMainLoop(set_as_default=True)
     bus = dbus.SessionBus()
     service = bus.get_object(BUS, ROOT)
     iface = dbus.Interface(service, SERVICE_IFACE)
@@ -58,12 +93,30 @@ def main():
         }
         secret = dbus.Struct((session, dbus.ByteArray(b""), dbus.ByteArray(value), "text/plain"))
         item, prompt = collection.CreateItem(props, secret, False)
+        if item == "/":
+            item = run_prompt(bus, prompt)
         print(item)
     elif command == "count":
         unlocked, locked = iface.SearchItems({"service": sys.argv[2], "account": sys.argv[3]})
         print(len(unlocked) + len(locked))
+    elif command == "items":
+        unlocked, locked = iface.SearchItems({"service": sys.argv[2], "account": sys.argv[3]})
+        for item in list(unlocked) + list(locked):
+            props = bus.get_object(BUS, item).GetAll("org.freedesktop.Secret.Item", dbus_interface=PROPS)
+            print(json.dumps({
+                "path": str(item),
+                "label": str(props["Label"]),
+                "created": int(props["Created"]),
+                "modified": int(props["Modified"]),
+            }))
+    elif command == "locked":
+        path = iface.ReadAlias("default")
+        locked = bus.get_object(BUS, path).Get(
+            "org.freedesktop.Secret.Collection", "Locked", dbus_interface=PROPS)
+        print("true" if locked else "false")
     elif command == "lock":
-        iface.Lock([iface.ReadAlias("default")])
+        _, prompt = iface.Lock([iface.ReadAlias("default")])
+        run_prompt(bus, prompt)
     else:
         sys.exit("unknown command " + command)
 

@@ -83,6 +83,7 @@ typedef enum { G_DBUS_CALL_FLAGS_NONE = 0 } GDBusCallFlags;
     F(g_variant_new_array, GVariant *,                                                       \
       (const GVariantType *child_type, GVariant *const *children, gsize n_children))         \
     F(g_variant_n_children, gsize, (GVariant *value))                                        \
+    F(g_variant_is_of_type, gboolean, (GVariant *value, const GVariantType *type))           \
     F(g_variant_get_child_value, GVariant *, (GVariant *value, gsize index_))                \
     F(g_variant_get_string, const gchar *, (GVariant *value, gsize *length))                 \
     F(g_variant_get_uint64, guint64, (GVariant *value))                                      \
@@ -109,9 +110,6 @@ typedef enum { G_DBUS_CALL_FLAGS_NONE = 0 } GDBusCallFlags;
     F(secret_service_unlock_dbus_paths_sync, gint,                                           \
       (SecretService *self, const gchar **paths, GCancellable *cancellable,                  \
        gchar ***unlocked, GError **error))                                                   \
-    F(secret_service_delete_item_dbus_path_sync, gboolean,                                   \
-      (SecretService *self, const gchar *item_path, GCancellable *cancellable,               \
-       GError **error))                                                                      \
     F(secret_service_read_alias_dbus_path_sync, gchar *,                                     \
       (SecretService *self, const gchar *alias, GCancellable *cancellable, GError **error))  \
     F(secret_service_prompt_at_dbus_path_sync, GVariant *,                                   \
@@ -162,6 +160,12 @@ static inline GHashTable *keyid_string_table_new(const keyid_libsecret *api) {
 /* A floating GVariant of D-Bus type `ay` holding a copy of the bytes. */
 static inline GVariant *keyid_variant_bytes(const keyid_libsecret *api, const void *data, gsize length) {
     return api->g_variant_new_fixed_array((const GVariantType *)"y", data, length, 1);
+}
+
+/* Whether a value has the given D-Bus type (e.g. "o"). */
+static inline gboolean keyid_variant_is_of_type(const keyid_libsecret *api, GVariant *value,
+                                                const char *type) {
+    return api->g_variant_is_of_type(value, (const GVariantType *)type);
 }
 
 /* A floating GVariant array whose elements have the given D-Bus type (e.g. "{sv}"). */

@@ -80,8 +80,17 @@ public struct DeviceIDStore {
         try store.replaceSecret(of: chosen, with: Array(newID.uuidString.utf8))
         // The ID is keyid's now: mark it and bind it to this machine.
         if let attributes = chosen.attributes {
-            let wanted = attributes.merging(key.storedAttributes(binding: binding())) { _, new in new }
-            if wanted != attributes { try store.replaceAttributes(of: chosen, with: wanted) }
+            let own = key.storedAttributes(binding: binding())
+            let wanted = attributes.merging(own) { _, new in new }
+            if wanted != attributes {
+                do {
+                    try store.replaceAttributes(of: chosen, with: wanted)
+                } catch .keyring {
+                    // KeePassXC refuses to have its own attributes (Title, Uuid, ...) set;
+                    // it keeps them when given only keyid's.
+                    try store.replaceAttributes(of: chosen, with: own)
+                }
+            }
         }
         for item in items where item.handle != chosen.handle {
             try store.delete(item)

@@ -73,6 +73,9 @@ public enum KeyID {
         throws(KeyIDError) -> CommandResult
     {
         if subcommand == .derive { return DeriveCommand.run(settings, try context.machineID()) }
+        var settings = settings
+        // doctor only looks: it never asks to unlock anything.
+        if subcommand == .doctor { settings.allowPrompt = false }
         let machineID = context.machineID
         let ids = DeviceIDStore(
             store: try context.makeStore(settings), lock: context.lock, generate: context.generateID,

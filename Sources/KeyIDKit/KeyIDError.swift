@@ -6,7 +6,8 @@ public enum KeyIDError: Error, Equatable, Sendable {
     case notFound(ItemKey)
     /// `create` found an ID already stored (exit 3).
     case alreadyExists(ItemKey)
-    /// The keyring holding the item, or the default keyring, is locked (exit 4).
+    /// The keyring holding the item, or the default keyring, is locked, or the keyring's
+    /// prompt for a change was dismissed (exit 4).
     case locked(String)
     /// No session bus, no provider, or no default keyring (exit 5).
     case unavailable(Unavailable)

@@ -119,7 +119,11 @@ public final class LibSecretStore: SecretStore {
                     Self.defaultCollection, "org.freedesktop.Secret.Collection", "CreateItem", arguments)
                 defer { c.pointee.g_variant_unref(reply) }
                 let prompt = Self.string(c, child(c, reply, 1))
-                if prompt != "/" { try runPrompt(prompt) }
+                // KeePassXC answers every CreateItem with item "/" and a prompt that stores it.
+                if prompt != "/", try runPrompt(prompt) == nil {
+                    let name = attributes["service"].map { "service '\($0)', account '\(attributes["account"] ?? "")'" }
+                    throw .locked("the ID for \(name ?? label) was not stored: the keyring's prompt was dismissed")
+                }
                 return
             } catch .keyring(let failure) {
                 switch (failure.domain, failure.code) {
@@ -148,10 +152,24 @@ public final class LibSecretStore: SecretStore {
     }
 
     public func delete(_ item: StoredItem) throws(KeyIDError) {
-        let (c, service) = try connect()
-        var error: UnsafeMutablePointer<GError>?
-        _ = c.pointee.secret_service_delete_item_dbus_path_sync(service, item.handle, nil, &error)
-        try check(error, "secret_service_delete_item_dbus_path_sync")
+        let (c, _) = try connect()
+        let prompt: String
+        do throws(KeyIDError) {
+            let reply = try call(item.handle, "org.freedesktop.Secret.Item", "Delete", tuple(c, []))
+            defer { c.pointee.g_variant_unref(reply) }
+            prompt = Self.string(c, child(c, reply, 0))
+        } catch .keyring(let failure) {
+            throw failure.outcome
+        }
+        // KeePassXC answers every Delete with a prompt, which asks for confirmation when its
+        // "confirm deletion" option is on (its default). A dismissed prompt completes much like
+        // a confirmed one (libsecret's own delete reports it as a deletion), so look.
+        if prompt != "/" {
+            _ = try runPrompt(prompt)
+            if try exists(item) {
+                throw .locked("the item \(item.handle) was not deleted: the keyring's prompt was dismissed")
+            }
+        }
     }
 
     public func replaceAttributes(of item: StoredItem, with attributes: [String: String]) throws(KeyIDError) {
@@ -267,12 +285,43 @@ public final class LibSecretStore: SecretStore {
         return [String(cString: path)]
     }
 
-    private func runPrompt(_ prompt: String) throws(KeyIDError) {
+    /// Runs a prompt the provider returned. Returns the object path it completed with (what
+    /// CreateItem's prompt gives), or nil when it gave none or was dismissed.
+    private func runPrompt(_ prompt: String) throws(KeyIDError) -> String? {
         let (c, service) = try connect()
         var error: UnsafeMutablePointer<GError>?
+        // libsecret passes on the result of a dismissed prompt as if it had completed (KeePassXC
+        // sends "" with a dismissal), and NULL only when there was no result at all.
         let result = c.pointee.secret_service_prompt_at_dbus_path_sync(service, prompt, nil, nil, &error)
-        if let result { c.pointee.g_variant_unref(result) }
         try check(error, "secret_service_prompt_at_dbus_path_sync")
+        guard let result else { return nil }
+        guard keyid_variant_is_of_type(c, result, "o") != 0 else {
+            c.pointee.g_variant_unref(result)
+            return nil
+        }
+        let path = Self.string(c, result)
+        return path == "/" ? nil : path
+    }
+
+    /// Whether the item is still there: its object still answers.
+    private func exists(_ item: StoredItem) throws(KeyIDError) -> Bool {
+        let (c, _) = try connect()
+        do throws(KeyIDError) {
+            let reply = try call(
+                item.handle, "org.freedesktop.DBus.Properties", "Get",
+                tuple(
+                    c,
+                    [
+                        c.pointee.g_variant_new_string("org.freedesktop.Secret.Item"),
+                        c.pointee.g_variant_new_string("Locked"),
+                    ]))
+            c.pointee.g_variant_unref(reply)
+            return true
+        } catch .keyring(let failure) {
+            // UnknownMethod (gnome-keyring) or UnknownObject (KWallet, KeePassXC): no such item.
+            if failure.domain == "g-dbus-error-quark", [19, 41].contains(failure.code) { return false }
+            throw failure.outcome
+        }
     }
 
     /// `GetSecrets` in the plain session: item path to value.

@@ -77,11 +77,15 @@ struct MachineEndToEndTests {
         #expect(array?.first?["account"] as? String == "device-id")
     }
 
-    @Test("doctor names the provider and exits 0; without a provider it fails with 5")
+    @Test("doctor names each provider and exits 0; without a provider it fails with 5")
     func doctor() throws {
         let healthy = try keyid(["doctor", "--service", TestEnvironment.uniqueService()])
         #expect(healthy.status == 0, "\(healthy.stdout)")
-        #expect(healthy.stdout.contains("gnome-keyring (gnome-keyring-daemon, pid "))
+        let named = [
+            Provider.gnomeKeyring: "gnome-keyring (gnome-keyring-daemon, pid ", .kwallet: "KWallet (kwalletd5, pid ",
+            .keepassxc: "KeePassXC (keepassxc, pid ",
+        ]
+        #expect(healthy.stdout.contains("ok      secret service   " + named[TestEnvironment.provider]!))
         #expect(healthy.stdout.contains("default keyring"))
         let none = try inSession("none", "$KEYID doctor; echo \"status=$?\"")
         #expect(none.stdout.contains("FAIL    secret service"))

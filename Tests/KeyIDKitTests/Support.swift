@@ -8,16 +8,27 @@ extension Tag {
     @Tag static var unit: Self
     /// Commands run in process against the in-memory store.
     @Tag static var command: Self
-    /// The libsecret store against a real gnome-keyring.
+    /// The libsecret store against a real Secret Service provider.
     @Tag static var integration: Self
-    /// The built binary against a real gnome-keyring.
+    /// The built binary against a real Secret Service provider.
     @Tag static var endToEnd: Self
+}
+
+/// The Secret Service provider that `tests/keyring-session.sh --provider` started.
+enum Provider: String {
+    case gnomeKeyring = "gnome-keyring"
+    case kwallet
+    case keepassxc
 }
 
 /// Facts about the test run's surroundings.
 enum TestEnvironment {
-    /// True inside `tests/keyring-session.sh`, which starts a private gnome-keyring.
+    /// True inside `tests/keyring-session.sh`, which starts a private Secret Service provider.
     static var hasKeyring: Bool { ProcessInfo.processInfo.environment["KEYID_TEST_DAEMON_PID"] != nil }
+    /// The provider of the test run's session (`KEYID_TEST_PROVIDER`; gnome-keyring when unset).
+    static var provider: Provider {
+        Provider(rawValue: ProcessInfo.processInfo.environment["KEYID_TEST_PROVIDER"] ?? "") ?? .gnomeKeyring
+    }
     /// The built keyid binary, set by `make test`.
     static var binary: String? { ProcessInfo.processInfo.environment["KEYID_BIN"] }
     /// The release build of keyid, set by `make test`.
@@ -154,20 +165,36 @@ func keyid(_ arguments: [String], environment: [String: String?] = [:], input: S
     try runProgram(TestEnvironment.binary!, arguments, environment: environment, input: input.map { Data($0.utf8) })
 }
 
-/// Runs a shell command line inside a fresh private keyring session (`--mode` as given).
-/// `arguments` become the script's `$@`; `input` its standard input.
+/// Runs a shell command line inside a fresh private keyring session (`--mode` as given), with
+/// the test run's provider. `arguments` become the script's `$@`; `input` its standard input.
 func inSession(
     _ mode: String, _ script: String, arguments: [String] = [], environment: [String: String?] = [:],
     input: String? = nil
 ) throws -> ProcessOutcome {
     try runProgram(
         TestEnvironment.root + "/tests/keyring-session.sh",
-        ["--mode", mode, "--", "/bin/sh", "-c", "cd \"$XDG_RUNTIME_DIR\" || exit 99\n" + script, "sh"] + arguments,
+        [
+            "--provider", TestEnvironment.provider.rawValue, "--mode", mode, "--", "/bin/sh", "-c",
+            "cd \"$XDG_RUNTIME_DIR\" || exit 99\n" + script, "sh",
+        ] + arguments,
         environment: environment.merging([
             "KEYID": TestEnvironment.binary,
             "KEYRING_TOOL": TestEnvironment.root + "/tests/keyring-tool.py",
         ]) { a, _ in a },
         input: input.map { Data($0.utf8) })
+}
+
+/// Runs `secret-tool` against the test run's keyring.
+func secretTool(_ arguments: [String], input: String? = nil) throws -> ProcessOutcome {
+    let outcome = try runProgram("/usr/bin/secret-tool", arguments, input: input.map { Data($0.utf8) })
+    // secret-tool always opens an encrypted session, and kwalletd5's key exchange fails about
+    // once in a hundred sessions ("Client public key size is invalid", or an empty result).
+    // keyid's plain sessions do not go through it; retry secret-tool once, as a careful
+    // client of KWallet would.
+    if outcome.status != 0, TestEnvironment.provider == .kwallet {
+        return try runProgram("/usr/bin/secret-tool", arguments, input: input.map { Data($0.utf8) })
+    }
+    return outcome
 }
 
 /// The keyring helper (`tests/keyring-tool.py`) against the test run's keyring.
@@ -187,6 +214,22 @@ func keyringDump() throws -> String {
 /// How many items match a service and account in the test run's keyring.
 func itemCount(service: String, account: String = ItemKey.defaultAccount) throws -> Int {
     Int(try keyringTool(["count", service, account]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+}
+
+/// An item as the provider itself describes it (`keyring-tool.py items`).
+struct ProviderItem: Decodable {
+    var path: String
+    var label: String
+    var created: UInt64
+    var modified: UInt64
+}
+
+/// Every item matching a service and account, with its own label and times, in the
+/// provider's order.
+func providerItems(service: String, account: String = ItemKey.defaultAccount) throws -> [ProviderItem] {
+    try keyringTool(["items", service, account]).split(separator: "\n").map {
+        try JSONDecoder().decode(ProviderItem.self, from: Data($0.utf8))
+    }
 }
 
 struct HelperFailure: Error {

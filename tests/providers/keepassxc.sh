@@ -33,6 +33,11 @@ write_config() {
     mkdir -p "$XDG_CONFIG_HOME/keepassxc"
     # KeePassXC rewrites this file (and would write Enabled=false into it if another
     # program owned org.freedesktop.secrets), so it is written afresh every start.
+    # AutoSaveAfterEveryChange is off although it is KeePassXC's default: 2.7.4 saves in
+    # a worker thread while it keeps serving D-Bus, and a write that arrives during the
+    # save crashes it (SIGSEGV in a "Thread (pooled)" in libQt5Core). Several clients
+    # writing at once set it off within seconds; the tests run many in parallel. The
+    # database is saved on exit instead (SIGTERM quits cleanly and saves).
     cat >"$XDG_CONFIG_HOME/keepassxc/keepassxc.ini" <<'CONF'
 [General]
 ConfigVersion=2
@@ -40,7 +45,7 @@ SingleInstance=false
 RememberLastDatabases=false
 RememberLastKeyFiles=false
 OpenPreviousDatabasesOnStartup=false
-AutoSaveAfterEveryChange=true
+AutoSaveAfterEveryChange=false
 AutoSaveOnExit=true
 BackupBeforeSave=false
 
@@ -68,6 +73,12 @@ ConfirmDeleteItem=false
 ConfirmAccessItem=false
 UnlockBeforeSearch=false
 CONF
+    # KEYID_KEEPASSXC_CONFIRM_DELETE=true: ask for confirmation when a client deletes an
+    # item (KeePassXC's default), for tests of a dismissed confirmation.
+    if [ "${KEYID_KEEPASSXC_CONFIRM_DELETE-}" = true ]; then
+        sed -i 's/^ConfirmDeleteItem=false$/ConfirmDeleteItem=true/' \
+            "$XDG_CONFIG_HOME/keepassxc/keepassxc.ini"
+    fi
 }
 
 # template: path of the cached empty database for $password, imported on first use.
@@ -126,7 +137,8 @@ ready_hook() {
     fi
 }
 
-# AutoSaveAfterEveryChange=true: the database is saved after every change already.
+# AutoSaveOnExit=true: SIGTERM saves the database (a SIGKILL, needed while a dialog is
+# open, loses the changes since the start).
 provider_stop() {
     stop_pid "$1"
 }
