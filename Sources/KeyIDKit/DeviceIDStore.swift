@@ -33,9 +33,10 @@ public struct DeviceIDStore {
 
     /// The stored ID. Throws ``KeyIDError/notFound(_:)`` when there is none and
     /// ``KeyIDError/invalidStoredValue(_:)`` when the chosen item does not hold an ID.
-    /// Metadata is always loaded: the attributes carry the machine binding.
-    public func get(_ key: ItemKey, metadata: Bool = true) throws(KeyIDError) -> DeviceRecord {
-        let items = try store.items(matching: key, details: [.secrets, .metadata])
+    /// The attributes are always loaded: they carry the machine binding.
+    public func get(_ key: ItemKey, metadata: Bool = false) throws(KeyIDError) -> DeviceRecord {
+        let items = try store.items(
+            matching: key, details: metadata ? [.secrets, .metadata] : [.secrets, .attributes])
         guard let chosen = Self.choose(items) else { throw .notFound(key) }
         guard let id = DeviceID(parsing: chosen.secret ?? []) else { throw .invalidStoredValue(key) }
         var record = DeviceRecord(id: id, key: key, item: chosen, duplicates: items.count - 1)
@@ -74,7 +75,7 @@ public struct DeviceIDStore {
     public func rotate(_ key: ItemKey, to id: DeviceID? = nil, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
         let held = try lock()
         defer { withExtendedLifetime(held) {} }
-        let items = try store.items(matching: key, details: [.metadata])
+        let items = try store.items(matching: key, details: [.attributes])
         guard let chosen = Self.choose(items) else { throw .notFound(key) }
         let newID = id ?? generate()
         try store.replaceSecret(of: chosen, with: Array(newID.uuidString.utf8))

@@ -87,6 +87,12 @@ public final class LibSecretStore: SecretStore {
             for index in items.indices {
                 try loadMetadata(&items[index])
             }
+        } else if details.contains(.attributes) {
+            // One property, not GetAll: gnome-keyring looks every property up separately,
+            // which costs milliseconds each in a keyring of thousands of items.
+            for index in items.indices {
+                try loadAttributes(&items[index])
+            }
         }
         return items
     }
@@ -118,7 +124,7 @@ public final class LibSecretStore: SecretStore {
                 let reply = try call(
                     Self.defaultCollection, "org.freedesktop.Secret.Collection", "CreateItem", arguments)
                 defer { c.pointee.g_variant_unref(reply) }
-                let prompt = Self.string(c, child(c, reply, 1))
+                let prompt = Self.string(c, Self.child(c, reply, 1))
                 // KeePassXC answers every CreateItem with item "/" and a prompt that stores it.
                 if prompt != "/", try runPrompt(prompt) == nil {
                     let name = attributes["service"].map { "service '\($0)', account '\(attributes["account"] ?? "")'" }
@@ -157,7 +163,7 @@ public final class LibSecretStore: SecretStore {
         do throws(KeyIDError) {
             let reply = try call(item.handle, "org.freedesktop.Secret.Item", "Delete", tuple(c, []))
             defer { c.pointee.g_variant_unref(reply) }
-            prompt = Self.string(c, child(c, reply, 0))
+            prompt = Self.string(c, Self.child(c, reply, 0))
         } catch .keyring(let failure) {
             throw failure.outcome
         }
@@ -230,7 +236,7 @@ public final class LibSecretStore: SecretStore {
         do throws(KeyIDError) {
             let reply = try call(nil, "org.freedesktop.Secret.Service", "OpenSession", arguments)
             defer { c.pointee.g_variant_unref(reply) }
-            let path = Self.string(c, child(c, reply, 1))
+            let path = Self.string(c, Self.child(c, reply, 1))
             session = path
             return path
         } catch .keyring(let failure) {
@@ -340,22 +346,57 @@ public final class LibSecretStore: SecretStore {
             throw failure.outcome
         }
         defer { c.pointee.g_variant_unref(reply) }
-        let dictionary = child(c, reply, 0)
+        let dictionary = Self.child(c, reply, 0)
         defer { c.pointee.g_variant_unref(dictionary) }
         var result: [String: [UInt8]] = [:]
         for index in 0..<c.pointee.g_variant_n_children(dictionary) {
             let entry = c.pointee.g_variant_get_child_value(dictionary, index)!
             defer { c.pointee.g_variant_unref(entry) }
-            let path = Self.string(c, child(c, entry, 0))
-            let secret = child(c, entry, 1)
+            let path = Self.string(c, Self.child(c, entry, 0))
+            let secret = Self.child(c, entry, 1)
             defer { c.pointee.g_variant_unref(secret) }
-            let value = child(c, secret, 2)
+            let value = Self.child(c, secret, 2)
             defer { c.pointee.g_variant_unref(value) }
             var length = 0
             let bytes = c.pointee.g_variant_get_fixed_array(value, &length, 1)
             result[path] = bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
         }
         return result
+    }
+
+    /// The attributes of an item, with one `Properties.Get` call.
+    private func loadAttributes(_ item: inout StoredItem) throws(KeyIDError) {
+        let (c, _) = try connect()
+        let reply: OpaquePointer
+        do throws(KeyIDError) {
+            reply = try call(
+                item.handle, "org.freedesktop.DBus.Properties", "Get",
+                tuple(
+                    c,
+                    [
+                        c.pointee.g_variant_new_string("org.freedesktop.Secret.Item"),
+                        c.pointee.g_variant_new_string("Attributes"),
+                    ]))
+        } catch .keyring(let failure) {
+            throw failure.outcome
+        }
+        defer { c.pointee.g_variant_unref(reply) }
+        let boxed = Self.child(c, reply, 0)
+        defer { c.pointee.g_variant_unref(boxed) }
+        let value = Self.child(c, boxed, 0)
+        defer { c.pointee.g_variant_unref(value) }
+        item.attributes = Self.attributes(c, value)
+    }
+
+    /// An `a{ss}` value as a dictionary.
+    private static func attributes(_ c: UnsafePointer<keyid_libsecret>, _ value: OpaquePointer) -> [String: String] {
+        var attributes: [String: String] = [:]
+        for pair in 0..<c.pointee.g_variant_n_children(value) {
+            let element = c.pointee.g_variant_get_child_value(value, pair)!
+            attributes[string(c, Self.child(c, element, 0))] = string(c, Self.child(c, element, 1))
+            c.pointee.g_variant_unref(element)
+        }
+        return attributes
     }
 
     /// Label, times and attributes of an item, in one `Properties.GetAll` call.
@@ -370,15 +411,15 @@ public final class LibSecretStore: SecretStore {
             throw failure.outcome
         }
         defer { c.pointee.g_variant_unref(reply) }
-        let properties = child(c, reply, 0)
+        let properties = Self.child(c, reply, 0)
         defer { c.pointee.g_variant_unref(properties) }
         for index in 0..<c.pointee.g_variant_n_children(properties) {
             let entry = c.pointee.g_variant_get_child_value(properties, index)!
             defer { c.pointee.g_variant_unref(entry) }
-            let name = Self.string(c, child(c, entry, 0))
-            let boxed = child(c, entry, 1)
+            let name = Self.string(c, Self.child(c, entry, 0))
+            let boxed = Self.child(c, entry, 1)
             defer { c.pointee.g_variant_unref(boxed) }
-            let value = child(c, boxed, 0)
+            let value = Self.child(c, boxed, 0)
             switch name {
             case "Label": item.label = Self.string(c, value)
             case "Created":
@@ -388,13 +429,7 @@ public final class LibSecretStore: SecretStore {
                 item.modified = UInt64(c.pointee.g_variant_get_uint64(value))
                 c.pointee.g_variant_unref(value)
             case "Attributes":
-                var attributes: [String: String] = [:]
-                for pair in 0..<c.pointee.g_variant_n_children(value) {
-                    let element = c.pointee.g_variant_get_child_value(value, pair)!
-                    attributes[Self.string(c, child(c, element, 0))] = Self.string(c, child(c, element, 1))
-                    c.pointee.g_variant_unref(element)
-                }
-                item.attributes = attributes
+                item.attributes = Self.attributes(c, value)
                 c.pointee.g_variant_unref(value)
             default:
                 c.pointee.g_variant_unref(value)
@@ -466,7 +501,9 @@ public final class LibSecretStore: SecretStore {
     }
 
     /// A child of a container value; the caller unrefs it.
-    private func child(_ c: UnsafePointer<keyid_libsecret>, _ value: OpaquePointer, _ index: Int) -> OpaquePointer {
+    private static func child(_ c: UnsafePointer<keyid_libsecret>, _ value: OpaquePointer, _ index: Int)
+        -> OpaquePointer
+    {
         c.pointee.g_variant_get_child_value(value, gsize(index))!
     }
 
@@ -534,7 +571,7 @@ extension LibSecretStore: Diagnosable {
                 tuple(c, [c.pointee.g_variant_new_string("org.freedesktop.secrets")]),
                 destination: "org.freedesktop.DBus")
             defer { c.pointee.g_variant_unref(reply) }
-            let value = child(c, reply, 0)
+            let value = Self.child(c, reply, 0)
             let pid = c.pointee.g_variant_get_uint32(value)
             c.pointee.g_variant_unref(value)
             checks.append(.ok("secret service", Self.providerName(pid: pid)))

@@ -40,6 +40,8 @@ public struct LookupDetails: OptionSet, Sendable {
     public static let secrets = LookupDetails(rawValue: 1)
     /// Label, created and modified times, and attributes.
     public static let metadata = LookupDetails(rawValue: 2)
+    /// The attributes alone, where fetching all the metadata costs more.
+    public static let attributes = LookupDetails(rawValue: 4)
 }
 
 /// The operations keyid needs from a place that keeps secrets: the Secret Service, a

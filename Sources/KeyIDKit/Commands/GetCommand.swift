@@ -2,7 +2,9 @@
 enum GetCommand {
     static func run(_ settings: Settings, _ ids: DeviceIDStore) throws(KeyIDError) -> CommandResult {
         let key = settings.key
-        var record = settings.create ? try ids.getOrCreate(key, metadata: true).0 : try ids.get(key)
+        var record =
+            settings.create
+            ? try ids.getOrCreate(key, metadata: settings.json).0 : try ids.get(key, metadata: settings.json)
         var notices: [String] = []
         if record.cloned {
             switch settings.onClone {
@@ -13,7 +15,7 @@ enum GetCommand {
             case .fail:
                 throw .cloned(key)
             case .rotate:
-                record = try ids.rotate(key, metadata: true)
+                record = try ids.rotate(key, metadata: settings.json)
                 notices.append("replaced the ID for \(key), which was stored on another machine")
             }
         }
