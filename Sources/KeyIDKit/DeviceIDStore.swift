@@ -35,6 +35,22 @@ public struct DeviceIDStore {
     /// ``KeyIDError/invalidStoredValue(_:)`` when the chosen item does not hold an ID.
     /// The attributes are always loaded: they carry the machine binding.
     public func get(_ key: ItemKey, metadata: Bool = false) throws(KeyIDError) -> DeviceRecord {
+        do {
+            return try read(key, metadata: metadata)
+        } catch .invalidStoredValue {
+            return try readAgainUnderLock(key, metadata: metadata)
+        }
+    }
+
+    /// A search can see an item that another keyid run is still creating, before its value
+    /// is set. Such a read is repeated once that run has let go of the lock.
+    private func readAgainUnderLock(_ key: ItemKey, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
+        let held = try lock()
+        defer { withExtendedLifetime(held) {} }
+        return try read(key, metadata: metadata)
+    }
+
+    private func read(_ key: ItemKey, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
         let items = try store.items(
             matching: key, details: metadata ? [.secrets, .metadata] : [.secrets, .attributes])
         guard let chosen = Self.choose(items) else { throw .notFound(key) }
@@ -58,12 +74,12 @@ public struct DeviceIDStore {
     /// created. A failed or locked read never leads to a new ID: only "not found" does.
     public func getOrCreate(_ key: ItemKey, metadata: Bool) throws(KeyIDError) -> (DeviceRecord, created: Bool) {
         do {
-            return (try get(key, metadata: metadata), false)
-        } catch .notFound {
+            return (try read(key, metadata: metadata), false)
+        } catch .notFound, .invalidStoredValue {
             let held = try lock()
             defer { withExtendedLifetime(held) {} }
             do {
-                return (try get(key, metadata: metadata), false)
+                return (try read(key, metadata: metadata), false)
             } catch .notFound {
                 return (try add(key, id: generate(), metadata: metadata), true)
             }
@@ -97,7 +113,7 @@ public struct DeviceIDStore {
             try store.delete(item)
         }
         return metadata
-            ? try get(key, metadata: true)
+            ? try read(key, metadata: true)
             : DeviceRecord(id: newID, key: key, item: chosen, duplicates: 0)
     }
 
@@ -118,7 +134,7 @@ public struct DeviceIDStore {
     private func add(_ key: ItemKey, id: DeviceID, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
         try store.add(
             label: key.label, secret: Array(id.uuidString.utf8), attributes: key.storedAttributes(binding: binding()))
-        if metadata { return try get(key, metadata: true) }
+        if metadata { return try read(key, metadata: true) }
         return DeviceRecord(id: id, key: key, item: StoredItem(handle: ""), duplicates: 0)
     }
 

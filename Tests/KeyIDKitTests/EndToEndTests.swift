@@ -142,7 +142,8 @@ struct EndToEndTests {
         let service = TestEnvironment.uniqueService()
         let outputs = try runTogether(
             Array(repeating: [TestEnvironment.binary!, "get", "--create", "--service", service], count: 16))
-        #expect(outputs.allSatisfy { $0.status == 0 })
+        let failures = outputs.filter { $0.status != 0 }.map { "\($0.status): \($0.stderr)" }
+        #expect(failures.isEmpty, "\(failures)")
         #expect(Set(outputs.map(\.stdout)).count == 1)
         #expect(try itemCount(service: service) == 1)
     }

@@ -21,7 +21,8 @@ struct ReliabilityTests {
             let service = TestEnvironment.uniqueService()
             let outputs = try runTogether(
                 Array(repeating: [TestEnvironment.binary!, "get", "--create", "--service", service], count: 32))
-            #expect(outputs.allSatisfy { $0.status == 0 && $0.stderr.isEmpty })
+            let failures = outputs.filter { $0.status != 0 || !$0.stderr.isEmpty }.map { "\($0.status): \($0.stderr)" }
+            #expect(failures.isEmpty, "\(failures)")
             #expect(Set(outputs.map(\.stdout)).count == 1)
             #expect(outputs.first?.stdout.wholeMatch(of: /[0-9a-f-]{36}\n/) != nil)
             #expect(try itemCount(service: service) == 1)
@@ -60,6 +61,7 @@ struct ReliabilityTests {
             echo "reads=$(cat reads.* | wc -l)"
             echo "codes=$(cat codes.* | sort | uniq -c | tr -s ' ' | tr '\\n' ';')"
             echo "errors=$(cat errors.* | wc -c)"
+            cat errors.* | sort | uniq -c >&2
             cat initial rotations | sort -u >stored
             echo "unknown=$(sort -u reads.* | grep -cvxFf stored)"
             echo "malformed=$(grep -cvxE '[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}' reads.1 reads.2 | awk -F: '{s+=$2} END {print s}')"
@@ -75,7 +77,7 @@ struct ReliabilityTests {
         #expect((Int(fields["reads"] ?? "") ?? 0) > 0)
         // Every exit status is 0: the counts line lists only "N 0".
         #expect(fields["codes"]?.split(separator: ";").allSatisfy { $0.hasSuffix(" 0") } == true, "\(fields)")
-        #expect(fields["errors"] == "0")
+        #expect(fields["errors"] == "0", "\(outcome.stderr)")
         #expect(fields["unknown"] == "0")
         #expect(fields["malformed"] == "0")
     }
