@@ -229,7 +229,10 @@ public enum CommandTable {
         ("KEYID_ON_CLONE", "default for --on-clone"),
         ("KEYID_BACKEND", "default for --backend"),
         ("KEYID_MACHINE_ID_FILE", "read the machine ID from this file instead of /etc/machine-id"),
-        ("XDG_STATE_HOME", "where --backend file keeps IDs (keyid/; for root, /var/lib/keyid)"),
+        (
+            "XDG_STATE_HOME",
+            "where --backend file keeps IDs (keyid/; unset: /var/lib/keyid for root, else ~/.local/state/keyid)"
+        ),
         ("DBUS_SESSION_BUS_ADDRESS", "the session bus where the Secret Service is found"),
         ("SECRET_BACKEND", "must be unset, service or file; any other value is refused"),
         ("XDG_RUNTIME_DIR", "where the lock file lives (keyid/lock)"),

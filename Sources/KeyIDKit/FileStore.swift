@@ -646,10 +646,10 @@ public final class FileStore: SecretStore {
 extension FileStore: Diagnosable {
     public func diagnose() -> [Check] {
         do throws(KeyIDError) {
-            guard let descriptor = try openDirectory(create: false) else {
+            // The descriptor stays open: the store keeps it for its later calls.
+            guard try openDirectory(create: false) != nil else {
                 return [.ok("ID directory", "\(directory) will be created on first write")]
             }
-            close(descriptor)
             return [.ok("ID directory", directory)]
         } catch {
             return [.fail("ID directory", error)]

@@ -9,7 +9,7 @@ public enum IDFormat: String, CaseIterable, Sendable {
     /// `urn:uuid:0f8fad5b-d9cb-469f-a165-70867728950e`.
     case urn
     /// `KEYID_DEVICE_ID=0f8fad5b-d9cb-469f-a165-70867728950e`, for `eval` and
-    /// `systemctl --user import-environment`.
+    /// `systemctl --user set-environment`.
     case env
 
     /// The variable `--format env` assigns.

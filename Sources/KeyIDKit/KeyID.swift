@@ -48,7 +48,8 @@ public enum KeyID {
         }
         let watchdog = Watchdog(seconds: settings.timeout) { [stderr = context.stderr, terminate = context.terminate] in
             stderr.write(
-                "keyid: \(KeyIDError.timedOut(timeoutMessage(settings.timeout)).message)\n")
+                "keyid: \(KeyIDError.timedOut(timeoutMessage(settings.timeout, subcommand, settings.backend)).message)\n"
+            )
             terminate(KeyIDError.timedOut("").exitCode)
         }
         if context.usesWatchdog { watchdog.start() }
@@ -94,10 +95,15 @@ public enum KeyID {
         }
     }
 
-    static func timeoutMessage(_ seconds: Double) -> String {
+    static func timeoutMessage(_ seconds: Double, _ subcommand: Subcommand, _ backend: Backend) -> String {
         let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        guard backend == .secretService else {
+            return "timed out after \(shown) s (another keyid run may hold the lock); use --timeout to wait longer"
+        }
+        let prompts = CommandTable.spec(for: subcommand).options.contains { $0.option == .noPrompt }
         return
-            "timed out after \(shown) s waiting for the Secret Service (an unlock prompt nobody answered, or a stalled daemon); use --no-prompt to never prompt, or --timeout to wait longer"
+            "timed out after \(shown) s waiting for the Secret Service (an unlock prompt nobody answered, or a stalled daemon); use "
+            + (prompts ? "--no-prompt to never prompt, or " : "") + "--timeout to wait longer"
     }
 
     private static func report(_ error: KeyIDError, _ context: Context) -> Int32 {

@@ -64,7 +64,7 @@ public enum KeyIDError: Error, Equatable, Sendable {
             return text
         case .unavailable(.noBus(let detail)):
             return
-                "no D-Bus session bus (\(detail)); start keyid inside a login session or set DBUS_SESSION_BUS_ADDRESS, or see 'Headless use' in the README"
+                "no D-Bus session bus (\(detail)); start keyid inside a login session or set DBUS_SESSION_BUS_ADDRESS; machines without one can use --backend file"
         case .unavailable(.noProvider):
             return
                 "no Secret Service on the session bus: nothing provides org.freedesktop.secrets; start gnome-keyring-daemon, KeePassXC or KWallet"

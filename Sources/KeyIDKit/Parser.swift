@@ -105,7 +105,10 @@ public enum Parser {
             if !given.isEmpty {
                 throw .usage("'\(given[0].spelling)' needs a subcommand before it; see 'keyid --help'")
             }
-            throw .usage("missing subcommand (create, get, delete or rotate); see 'keyid --help'")
+            let names = Subcommand.allCases.map(\.rawValue)
+            throw .usage(
+                "missing subcommand (\(names.dropLast().joined(separator: ", ")) or \(names.last!)); see 'keyid --help'"
+            )
         }
         let spec = CommandTable.spec(for: subcommand)
         if let placeholder = spec.argument, options.argument == nil {

@@ -37,7 +37,7 @@ struct ParserTests {
     @Test(
         "usage errors",
         arguments: [
-            ([], "missing subcommand"),
+            ([], "missing subcommand (create, get, delete, rotate, list, derive or doctor)"),
             (["frobnicate"], "unknown subcommand 'frobnicate'"),
             (["gte"], "did you mean 'get'?"),
             (["get", "--acount", "x"], "did you mean '--account'?"),

@@ -13,10 +13,10 @@ enum ListCommand {
         if settings.json {
             let objects = rows.map { row in
                 JSONText.object(
-                    [
+                    (settings.show ? [("id", row.id)] : []) + [
                         ("service", row.service), ("account", row.account), ("label", row.label),
                         ("created", row.created), ("modified", row.modified),
-                    ] + (settings.show ? [("id", row.id)] : []))
+                    ])
             }
             return CommandResult(output: "[" + objects.joined(separator: ",") + "]\n")
         }

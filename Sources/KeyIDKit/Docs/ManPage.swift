@@ -53,7 +53,7 @@ public enum ManPage {
             ".SH DESCRIPTION",
             ".B keyid",
             prose(
-                "keeps one persistent device identifier, a random version-4 UUID, for each pair of service and account attributes in the freedesktop Secret Service (for example gnome-keyring), much as an iOS application keeps a UUID in the Keychain so that it survives a reinstall. It is meant for shell users, provisioning scripts and desktop login sessions."
+                "keeps one persistent device identifier, a version-4 UUID (random, or derived from the machine ID), for each pair of service and account attributes in the freedesktop Secret Service (for example gnome-keyring), much as an iOS application keeps a UUID in the Keychain so that it survives a reinstall. It is meant for shell users, provisioning scripts and desktop login sessions."
             ),
             ".PP",
             prose(
@@ -113,7 +113,7 @@ public enum ManPage {
             let users = CommandTable.subcommands.filter { $0.options.contains { $0.option == option } }.map(\.name)
             var accepted = users.isEmpty ? "" : "Accepted by " + list(users.map { "\\fB\($0)\\fR" })
             if CommandTable.globalOptions.contains(where: { $0.option == option }) {
-                accepted += accepted.isEmpty ? "Accepted without a subcommand" : ", and without a subcommand"
+                accepted += accepted.isEmpty ? "Accepted with or without a subcommand" : ", and without a subcommand"
             }
             lines += [".br", accepted + "."]
             if let variable = spec.environment {
@@ -172,7 +172,7 @@ public enum ManPage {
             ".TP",
             ".I $XDG_RUNTIME_DIR/keyid/lock",
             prose(
-                "The lock file. keyid holds an exclusive flock(2) on it while it reads, creates, replaces or removes an item, so that concurrent runs never interleave: get --create run in parallel prints one ID and stores one item. The directory is created with mode 0700 and the file with mode 0600; keyid refuses a symbolic link or a file that belongs to another user."
+                "The lock file. keyid holds an exclusive flock(2) on it while create, get --create, rotate or delete look an item up and change it, so that concurrent runs never interleave: get --create run in parallel prints one ID and stores one item. The directory is created with mode 0700 and the file with mode 0600; keyid refuses a symbolic link or a file that belongs to another user."
             ),
             ".TP",
             ".I $XDG_CACHE_HOME/keyid/lock",
@@ -188,7 +188,7 @@ public enum ManPage {
             ".TP",
             ".I $XDG_STATE_HOME/keyid/",
             prose(
-                "With --backend file, one file per service and account, mode 0600 in a 0700 directory, replaced atomically. For root the directory is /var/lib/keyid; without XDG_STATE_HOME it is ~/.local/state/keyid. keyid never falls back to it on its own."
+                "With --backend file, one file per service and account, mode 0600 in a 0700 directory, replaced atomically. The directory is $XDG_STATE_HOME/keyid, else /var/lib/keyid for root, else ~/.local/state/keyid. keyid never falls back to it on its own."
             ),
         ]
     }
@@ -200,7 +200,7 @@ public enum ManPage {
             ("created", Timestamp.iso8601(1_795_962_502)), ("modified", Timestamp.iso8601(1_795_962_502)),
         ])
         let keys: [(String, String)] = [
-            ("id", "the ID, in the form chosen by --format"),
+            ("id", "the ID, in the form chosen by --format (env counts as uuid)"),
             ("service", "the service attribute of the item"),
             ("account", "the account attribute of the item"),
             ("label", "the label a keyring manager shows for the item, or null"),
