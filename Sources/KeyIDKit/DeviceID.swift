@@ -60,7 +60,7 @@ public struct DeviceID: Hashable, Sendable {
         bytes.reserveCapacity(16)
         var index = 0
         while index < 32 {
-            guard let high = Self.nibble(digits[index]), let low = Self.nibble(digits[index + 1]) else { return nil }
+            guard let high = Hex.value(digits[index]), let low = Hex.value(digits[index + 1]) else { return nil }
             bytes.append(high << 4 | low)
             index += 2
         }
@@ -75,18 +75,13 @@ public struct DeviceID: Hashable, Sendable {
 
     /// The ID written in the given form.
     public func formatted(_ format: IDFormat) -> String {
-        if format == .env { return IDFormat.environmentVariable + "=" + formatted(.uuid) }
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(45)
-        if format == .urn { out.append(contentsOf: "urn:uuid:".utf8) }
-        for (index, byte) in bytes.enumerated() {
-            if format != .hex, [4, 6, 8, 10].contains(index) { out.append(UInt8(ascii: "-")) }
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
+        switch format {
+        case .env: return IDFormat.environmentVariable + "=" + formatted(.uuid)
+        case .urn: return "urn:uuid:" + formatted(.uuid)
+        case .upper: return formatted(.uuid).uppercased()
+        case .hex: return Hex.string(bytes)
+        case .uuid: return [0..<4, 4..<6, 6..<8, 8..<10, 10..<16].map { Hex.string(bytes[$0]) }.joined(separator: "-")
         }
-        let text = String(decoding: out, as: UTF8.self)
-        return format == .upper ? text.uppercased() : text
     }
 
     /// The canonical lowercase 8-4-4-4-12 form.
@@ -98,14 +93,5 @@ public struct DeviceID: Hashable, Sendable {
 
     private static func lower(_ byte: UInt8) -> UInt8 {
         (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
-    }
-
-    private static func nibble(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: return byte - 0x30
-        case 0x61...0x66: return byte - 0x61 + 10
-        case 0x41...0x46: return byte - 0x41 + 10
-        default: return nil
-        }
     }
 }

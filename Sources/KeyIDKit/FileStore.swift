@@ -130,7 +130,7 @@ public final class FileStore: SecretStore {
         let name = try fileName(of: item)
         guard let directoryDescriptor = try openDirectory(create: false) else { return }
         if unlinkat(directoryDescriptor, name, 0) != 0, errno != ENOENT {
-            throw .lockFile("cannot remove \(item.handle): \(Self.describe(errno))")
+            throw .lockFile("cannot remove \(item.handle): \(LockFile.describe(errno))")
         }
         try syncDirectory(directoryDescriptor)
     }
@@ -200,12 +200,12 @@ public final class FileStore: SecretStore {
             let code = errno
             if code == ENOENT { return nil }
             if code == ELOOP { throw .lockFile("the ID file \(path) is a symbolic link; remove it") }
-            throw .lockFile("cannot open the ID file \(path): \(Self.describe(code))")
+            throw .lockFile("cannot open the ID file \(path): \(LockFile.describe(code))")
         }
         defer { close(fileDescriptor) }
         var info = stat()
         guard fstat(fileDescriptor, &info) == 0 else {
-            throw .lockFile("cannot inspect the ID file \(path): \(Self.describe(errno))")
+            throw .lockFile("cannot inspect the ID file \(path): \(LockFile.describe(errno))")
         }
         if info.st_mode & S_IFMT != S_IFREG {
             throw .lockFile("the ID file \(path) is not a plain file; remove it")
@@ -214,7 +214,7 @@ public final class FileStore: SecretStore {
             throw .lockFile("the ID file \(path) belongs to user \(info.st_uid), not to you; remove it")
         }
         guard let bytes = Context.readDescriptor(fileDescriptor, limit: Self.maximumFileSize) else {
-            throw .lockFile("cannot read the ID file \(path): \(Self.describe(errno))")
+            throw .lockFile("cannot read the ID file \(path): \(LockFile.describe(errno))")
         }
         return (Array(bytes.prefix(Self.maximumFileSize)), UInt64(max(0, info.st_mtim.tv_sec)))
     }
@@ -241,20 +241,20 @@ public final class FileStore: SecretStore {
             }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw .lockFile("cannot write \(directory)/\(temporary): \(Self.describe(errno))")
+                throw .lockFile("cannot write \(directory)/\(temporary): \(LockFile.describe(errno))")
             }
             offset += count
         }
         guard fsync(fileDescriptor) == 0 else {
-            throw .lockFile("cannot sync \(directory)/\(temporary): \(Self.describe(errno))")
+            throw .lockFile("cannot sync \(directory)/\(temporary): \(LockFile.describe(errno))")
         }
         closed = true
         guard close(fileDescriptor) == 0 else {
-            throw .lockFile("cannot write \(directory)/\(temporary): \(Self.describe(errno))")
+            throw .lockFile("cannot write \(directory)/\(temporary): \(LockFile.describe(errno))")
         }
         if replacing {
             guard renameat(directoryDescriptor, temporary, directoryDescriptor, name) == 0 else {
-                throw .lockFile("cannot replace \(path): \(Self.describe(errno))")
+                throw .lockFile("cannot replace \(path): \(LockFile.describe(errno))")
             }
         } else {
             try moveWithoutReplacing(temporary, to: name, in: directoryDescriptor, key: key)
@@ -288,7 +288,7 @@ public final class FileStore: SecretStore {
             }
         }
         if code == EEXIST, let key { throw .alreadyExists(key) }
-        throw .lockFile("cannot create \(path): \(Self.describe(code))")
+        throw .lockFile("cannot create \(path): \(LockFile.describe(code))")
     }
 
     /// Creates `.keyid-<random>.tmp`, mode 0600, and opens it for writing.
@@ -297,7 +297,7 @@ public final class FileStore: SecretStore {
         var code: Int32 = EEXIST
         for _ in 0..<8 {
             let name =
-                Self.temporaryPrefix + Self.hex(withUnsafeBytes(of: generator.next() as UInt64) { Array($0) })
+                Self.temporaryPrefix + Hex.string(withUnsafeBytes(of: generator.next() as UInt64) { Array($0) })
                 + Self.temporarySuffix
             let fileDescriptor = openat(
                 directoryDescriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0o600)
@@ -308,7 +308,7 @@ public final class FileStore: SecretStore {
             code = errno
             if code != EEXIST { break }
         }
-        throw .lockFile("cannot create a temporary file in \(directory): \(Self.describe(code))")
+        throw .lockFile("cannot create a temporary file in \(directory): \(LockFile.describe(code))")
     }
 
     private static let temporaryPrefix = ".keyid-"
@@ -336,14 +336,14 @@ public final class FileStore: SecretStore {
         guard listing >= 0, let stream = fdopendir(listing) else {
             let code = errno
             if listing >= 0 { close(listing) }
-            throw .lockFile("cannot list \(directory): \(Self.describe(code))")
+            throw .lockFile("cannot list \(directory): \(LockFile.describe(code))")
         }
         defer { closedir(stream) }
         var names: [String] = []
         while true {
             errno = 0
             guard let entry = readdir(stream) else {
-                if errno != 0 { throw .lockFile("cannot list \(directory): \(Self.describe(errno))") }
+                if errno != 0 { throw .lockFile("cannot list \(directory): \(LockFile.describe(errno))") }
                 return names
             }
             let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
@@ -355,7 +355,7 @@ public final class FileStore: SecretStore {
 
     private func syncDirectory(_ directoryDescriptor: Int32) throws(KeyIDError) {
         guard fsync(directoryDescriptor) == 0 else {
-            throw .lockFile("cannot sync \(directory): \(Self.describe(errno))")
+            throw .lockFile("cannot sync \(directory): \(LockFile.describe(errno))")
         }
     }
 
@@ -385,12 +385,12 @@ public final class FileStore: SecretStore {
             parentDescriptor = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }
         guard parentDescriptor >= 0 else {
-            throw .lockFile("cannot open \(parent) for the ID directory: \(Self.describe(errno))")
+            throw .lockFile("cannot open \(parent) for the ID directory: \(LockFile.describe(errno))")
         }
         defer { close(parentDescriptor) }
         var info = stat()
         guard fstat(parentDescriptor, &info) == 0 else {
-            throw .lockFile("cannot inspect \(parent): \(Self.describe(errno))")
+            throw .lockFile("cannot inspect \(parent): \(LockFile.describe(errno))")
         }
         if info.st_uid != geteuid(), info.st_uid != 0 {
             throw .lockFile(
@@ -402,7 +402,7 @@ public final class FileStore: SecretStore {
         if directoryDescriptor < 0, errno == ENOENT {
             guard create else { return nil }
             if mkdirat(parentDescriptor, name, 0o700) != 0, errno != EEXIST {
-                throw .lockFile("cannot create the ID directory \(directory): \(Self.describe(errno))")
+                throw .lockFile("cannot create the ID directory \(directory): \(LockFile.describe(errno))")
             }
             directoryDescriptor = openat(parentDescriptor, name, flags)
         }
@@ -411,12 +411,12 @@ public final class FileStore: SecretStore {
             if code == ELOOP || code == ENOTDIR {
                 throw .lockFile("the ID directory \(directory) is not a directory (or is a symbolic link); remove it")
             }
-            throw .lockFile("cannot open the ID directory \(directory): \(Self.describe(code))")
+            throw .lockFile("cannot open the ID directory \(directory): \(LockFile.describe(code))")
         }
         guard fstat(directoryDescriptor, &info) == 0 else {
             let code = errno
             close(directoryDescriptor)
-            throw .lockFile("cannot inspect the ID directory \(directory): \(Self.describe(code))")
+            throw .lockFile("cannot inspect the ID directory \(directory): \(LockFile.describe(code))")
         }
         if info.st_uid != geteuid() {
             close(directoryDescriptor)
@@ -438,7 +438,7 @@ public final class FileStore: SecretStore {
         for component in path.split(separator: "/") {
             prefix += "/" + component
             if mkdir(prefix, 0o700) != 0, errno != EEXIST {
-                throw .lockFile("cannot create \(prefix): \(Self.describe(errno))")
+                throw .lockFile("cannot create \(prefix): \(LockFile.describe(errno))")
             }
         }
     }
@@ -449,7 +449,7 @@ public final class FileStore: SecretStore {
     static func fileName(for key: ItemKey) -> String {
         let name = percentEncoded(key.service, leadingDot: true) + "@" + percentEncoded(key.account) + ".id"
         if name.utf8.count <= 255 { return name }
-        return "sha256-" + hex(SHA256.hash(Array(key.service.utf8) + [0] + Array(key.account.utf8))) + ".id"
+        return "sha256-" + Hex.string(SHA256.hash(Array(key.service.utf8) + [0] + Array(key.account.utf8))) + ".id"
     }
 
     /// The key a percent-encoded file name stands for; `nil` for any other name, including
@@ -481,7 +481,7 @@ public final class FileStore: SecretStore {
             if isSafe(byte), !(leadingDot && index == 0 && byte == UInt8(ascii: ".")) {
                 out.append(byte)
             } else {
-                out += Array("%\(hex([byte]).uppercased())".utf8)
+                out += Array("%\(Hex.string([byte]).uppercased())".utf8)
             }
         }
         return String(decoding: out, as: UTF8.self)
@@ -492,8 +492,8 @@ public final class FileStore: SecretStore {
         var bytes = Array(text.utf8)[...]
         while let byte = bytes.popFirst() {
             if byte == UInt8(ascii: "%") {
-                guard bytes.count >= 2, let high = hexValue(bytes.removeFirst()),
-                    let low = hexValue(bytes.removeFirst())
+                guard bytes.count >= 2, let high = Hex.value(bytes.removeFirst()),
+                    let low = Hex.value(bytes.removeFirst())
                 else { return nil }
                 out.append(high << 4 | low)
             } else {
@@ -501,24 +501,6 @@ public final class FileStore: SecretStore {
             }
         }
         return String(validating: out, as: UTF8.self)
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: return byte - 0x30
-        case 0x41...0x46: return byte - 0x41 + 10
-        case 0x61...0x66: return byte - 0x61 + 10
-        default: return nil
-        }
-    }
-
-    static func describe(_ code: Int32) -> String {
-        LockFile.describe(code)
     }
 
     // MARK: File contents
@@ -599,7 +581,7 @@ public final class FileStore: SecretStore {
                 case UInt8(ascii: "\\"): out += Array("\\\\".utf8)
                 case 0x0A: out += Array("\\n".utf8)
                 case 0x0D: out += Array("\\r".utf8)
-                case 0..<0x20, 0x7F: out += Array("\\x\(FileStore.hex([byte]))".utf8)
+                case 0..<0x20, 0x7F: out += Array("\\x\(Hex.string([byte]))".utf8)
                 case UInt8(ascii: "=") where isName: out += Array("\\x3d".utf8)
                 default: out.append(byte)
                 }
@@ -620,8 +602,8 @@ public final class FileStore: SecretStore {
                 case UInt8(ascii: "n"): out.append(0x0A)
                 case UInt8(ascii: "r"): out.append(0x0D)
                 case UInt8(ascii: "x"):
-                    guard rest.count >= 2, let high = FileStore.hexValue(rest.removeFirst()),
-                        let low = FileStore.hexValue(rest.removeFirst())
+                    guard rest.count >= 2, let high = Hex.value(rest.removeFirst()),
+                        let low = Hex.value(rest.removeFirst())
                     else { return nil }
                     out.append(high << 4 | low)
                 default: return nil

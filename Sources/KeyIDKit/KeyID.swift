@@ -73,25 +73,39 @@ public enum KeyID {
     private static func perform(_ subcommand: Subcommand, _ settings: Settings, _ value: DeviceID?, _ context: Context)
         throws(KeyIDError) -> CommandResult
     {
-        if subcommand == .derive { return DeriveCommand.run(settings, try context.machineID()) }
+        var context = context
+        // The machine ID is read at most once a run, and only when something needs it.
+        var machine: Result<MachineID, KeyIDError>?
+        let readMachineID = context.machineID
+        context.machineID = { () throws(KeyIDError) in
+            if machine == nil {
+                do throws(KeyIDError) {
+                    machine = .success(try readMachineID())
+                } catch {
+                    machine = .failure(error)
+                }
+            }
+            return try machine!.get()
+        }
         var settings = settings
         // doctor only looks: it never asks to unlock anything.
         if subcommand == .doctor { settings.allowPrompt = false }
-        let machineID = context.machineID
-        let ids = DeviceIDStore(
-            store: try context.makeStore(settings), lock: context.lock, generate: context.generateID,
-            binding: { try? machineID().binding })
         let derived = try settings.application.map { application throws(KeyIDError) in
             try context.machineID().appSpecific(application)
         }
+        func ids() throws(KeyIDError) -> DeviceIDStore {
+            DeviceIDStore(
+                store: try context.makeStore(settings), lock: context.lock, generate: context.generateID,
+                binding: { [machineID = context.machineID] in try? machineID().binding })
+        }
         switch subcommand {
-        case .get: return try GetCommand.run(settings, ids)
-        case .create: return try CreateCommand.run(settings, ids, derived: derived)
-        case .rotate: return try RotateCommand.run(settings, ids, value: value ?? derived)
-        case .delete: return try DeleteCommand.run(settings, ids)
-        case .list: return try ListCommand.run(settings, ids)
-        case .doctor: return DoctorCommand.run(settings, ids, context)
-        case .derive: return DeriveCommand.run(settings, try context.machineID())
+        case .derive: return DeriveCommand.run(settings, derived)
+        case .get: return try GetCommand.run(settings, ids())
+        case .create: return try CreateCommand.run(settings, ids(), derived: derived)
+        case .rotate: return try RotateCommand.run(settings, ids(), value: value ?? derived)
+        case .delete: return try DeleteCommand.run(settings, ids())
+        case .list: return try ListCommand.run(settings, ids())
+        case .doctor: return DoctorCommand.run(settings, try ids(), context)
         }
     }
 

@@ -133,7 +133,7 @@ public final class LibSecretStore: SecretStore {
                 return
             } catch .keyring(let failure) {
                 switch (failure.domain, failure.code) {
-                case ("g-dbus-error-quark", 19), ("g-dbus-error-quark", 41):
+                case _ where failure.isNoSuchObject:
                     // No object answers at the default alias: the provider has no default keyring.
                     throw .unavailable(.noDefaultKeyring)
                 case ("secret-error", 2) where attempt == 1:
@@ -148,25 +148,16 @@ public final class LibSecretStore: SecretStore {
     public func replaceSecret(of item: StoredItem, with secret: [UInt8]) throws(KeyIDError) {
         let (c, _) = try connect()
         let session = try openSession()
-        do throws(KeyIDError) {
-            let reply = try call(
-                item.handle, "org.freedesktop.Secret.Item", "SetSecret", tuple(c, [secretStruct(c, session, secret)]))
-            c.pointee.g_variant_unref(reply)
-        } catch .keyring(let failure) {
-            throw failure.outcome
-        }
+        let reply = try request(
+            item.handle, "org.freedesktop.Secret.Item", "SetSecret", tuple(c, [secretStruct(c, session, secret)]))
+        c.pointee.g_variant_unref(reply)
     }
 
     public func delete(_ item: StoredItem) throws(KeyIDError) {
         let (c, _) = try connect()
-        let prompt: String
-        do throws(KeyIDError) {
-            let reply = try call(item.handle, "org.freedesktop.Secret.Item", "Delete", tuple(c, []))
-            defer { c.pointee.g_variant_unref(reply) }
-            prompt = Self.string(c, Self.child(c, reply, 0))
-        } catch .keyring(let failure) {
-            throw failure.outcome
-        }
+        let reply = try request(item.handle, "org.freedesktop.Secret.Item", "Delete", tuple(c, []))
+        let prompt = Self.string(c, Self.child(c, reply, 0))
+        c.pointee.g_variant_unref(reply)
         // KeePassXC answers every Delete with a prompt, which asks for confirmation when its
         // "confirm deletion" option is on (its default). A dismissed prompt completes much like
         // a confirmed one (libsecret's own delete reports it as a deletion), so look.
@@ -187,12 +178,7 @@ public final class LibSecretStore: SecretStore {
                 c.pointee.g_variant_new_string("Attributes"),
                 c.pointee.g_variant_new_variant(Self.attributeDictionary(c, attributes)),
             ])
-        do throws(KeyIDError) {
-            let reply = try call(item.handle, "org.freedesktop.DBus.Properties", "Set", arguments)
-            c.pointee.g_variant_unref(reply)
-        } catch .keyring(let failure) {
-            throw failure.outcome
-        }
+        c.pointee.g_variant_unref(try request(item.handle, "org.freedesktop.DBus.Properties", "Set", arguments))
     }
 
     // MARK: - Steps
@@ -233,15 +219,11 @@ public final class LibSecretStore: SecretStore {
                 c.pointee.g_variant_new_string("plain"),
                 c.pointee.g_variant_new_variant(c.pointee.g_variant_new_string("")),
             ])
-        do throws(KeyIDError) {
-            let reply = try call(nil, "org.freedesktop.Secret.Service", "OpenSession", arguments)
-            defer { c.pointee.g_variant_unref(reply) }
-            let path = Self.string(c, Self.child(c, reply, 1))
-            session = path
-            return path
-        } catch .keyring(let failure) {
-            throw failure.outcome
-        }
+        let reply = try request(nil, "org.freedesktop.Secret.Service", "OpenSession", arguments)
+        defer { c.pointee.g_variant_unref(reply) }
+        let path = Self.string(c, Self.child(c, reply, 1))
+        session = path
+        return path
     }
 
     /// Unlocks `paths`, which may show a prompt; throws ``KeyIDError/locked(_:)`` when
@@ -313,19 +295,11 @@ public final class LibSecretStore: SecretStore {
     private func exists(_ item: StoredItem) throws(KeyIDError) -> Bool {
         let (c, _) = try connect()
         do throws(KeyIDError) {
-            let reply = try call(
-                item.handle, "org.freedesktop.DBus.Properties", "Get",
-                tuple(
-                    c,
-                    [
-                        c.pointee.g_variant_new_string("org.freedesktop.Secret.Item"),
-                        c.pointee.g_variant_new_string("Locked"),
-                    ]))
-            c.pointee.g_variant_unref(reply)
+            c.pointee.g_variant_unref(try itemProperty(item.handle, "Locked", mapFailures: false))
             return true
+        } catch .keyring(let failure) where failure.isNoSuchObject {
+            return false
         } catch .keyring(let failure) {
-            // UnknownMethod (gnome-keyring) or UnknownObject (KWallet, KeePassXC): no such item.
-            if failure.domain == "g-dbus-error-quark", [19, 41].contains(failure.code) { return false }
             throw failure.outcome
         }
     }
@@ -337,14 +311,9 @@ public final class LibSecretStore: SecretStore {
         let items = Self.withStringArray(c, paths) { array in
             c.pointee.g_variant_new_objv(array, gssize(paths.count))
         }
-        let reply: OpaquePointer
-        do throws(KeyIDError) {
-            reply = try call(
-                nil, "org.freedesktop.Secret.Service", "GetSecrets",
-                tuple(c, [items, c.pointee.g_variant_new_object_path(session)]))
-        } catch .keyring(let failure) {
-            throw failure.outcome
-        }
+        let reply = try request(
+            nil, "org.freedesktop.Secret.Service", "GetSecrets",
+            tuple(c, [items, c.pointee.g_variant_new_object_path(session)]))
         defer { c.pointee.g_variant_unref(reply) }
         let dictionary = Self.child(c, reply, 0)
         defer { c.pointee.g_variant_unref(dictionary) }
@@ -367,23 +336,7 @@ public final class LibSecretStore: SecretStore {
     /// The attributes of an item, with one `Properties.Get` call.
     private func loadAttributes(_ item: inout StoredItem) throws(KeyIDError) {
         let (c, _) = try connect()
-        let reply: OpaquePointer
-        do throws(KeyIDError) {
-            reply = try call(
-                item.handle, "org.freedesktop.DBus.Properties", "Get",
-                tuple(
-                    c,
-                    [
-                        c.pointee.g_variant_new_string("org.freedesktop.Secret.Item"),
-                        c.pointee.g_variant_new_string("Attributes"),
-                    ]))
-        } catch .keyring(let failure) {
-            throw failure.outcome
-        }
-        defer { c.pointee.g_variant_unref(reply) }
-        let boxed = Self.child(c, reply, 0)
-        defer { c.pointee.g_variant_unref(boxed) }
-        let value = Self.child(c, boxed, 0)
+        let value = try itemProperty(item.handle, "Attributes")
         defer { c.pointee.g_variant_unref(value) }
         item.attributes = Self.attributes(c, value)
     }
@@ -402,14 +355,9 @@ public final class LibSecretStore: SecretStore {
     /// Label, times and attributes of an item, in one `Properties.GetAll` call.
     private func loadMetadata(_ item: inout StoredItem) throws(KeyIDError) {
         let (c, _) = try connect()
-        let reply: OpaquePointer
-        do throws(KeyIDError) {
-            reply = try call(
-                item.handle, "org.freedesktop.DBus.Properties", "GetAll",
-                tuple(c, [c.pointee.g_variant_new_string("org.freedesktop.Secret.Item")]))
-        } catch .keyring(let failure) {
-            throw failure.outcome
-        }
+        let reply = try request(
+            item.handle, "org.freedesktop.DBus.Properties", "GetAll",
+            tuple(c, [c.pointee.g_variant_new_string("org.freedesktop.Secret.Item")]))
         defer { c.pointee.g_variant_unref(reply) }
         let properties = Self.child(c, reply, 0)
         defer { c.pointee.g_variant_unref(properties) }
@@ -470,6 +418,34 @@ public final class LibSecretStore: SecretStore {
                 SecretServiceFailure(operation: "\(interface).\(method)", domain: "", code: 0, message: "no reply"))
         }
         return reply
+    }
+
+    /// ``call(_:_:_:_:destination:)`` with failures mapped onto the outcomes users see.
+    private func request(_ path: String?, _ interface: String, _ method: String, _ arguments: OpaquePointer)
+        throws(KeyIDError) -> OpaquePointer
+    {
+        do throws(KeyIDError) {
+            return try call(path, interface, method, arguments)
+        } catch .keyring(let failure) {
+            throw failure.outcome
+        }
+    }
+
+    /// One property of an item, unboxed from its variant; the caller unrefs it.
+    private func itemProperty(_ path: String, _ name: String, mapFailures: Bool = true) throws(KeyIDError)
+        -> OpaquePointer
+    {
+        let (c, _) = try connect()
+        let arguments = tuple(
+            c, [c.pointee.g_variant_new_string("org.freedesktop.Secret.Item"), c.pointee.g_variant_new_string(name)])
+        let reply =
+            mapFailures
+            ? try request(path, "org.freedesktop.DBus.Properties", "Get", arguments)
+            : try call(path, "org.freedesktop.DBus.Properties", "Get", arguments)
+        defer { c.pointee.g_variant_unref(reply) }
+        let boxed = Self.child(c, reply, 0)
+        defer { c.pointee.g_variant_unref(boxed) }
+        return Self.child(c, boxed, 0)
     }
 
     /// An `a{ss}` dictionary (floating), sorted by name.

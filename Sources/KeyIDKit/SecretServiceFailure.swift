@@ -22,6 +22,12 @@ public struct SecretServiceFailure: Error, Equatable, Sendable, CustomStringConv
             : "\(operation) failed: \(message) (\(domain) \(code))"
     }
 
+    /// No object answers at the path: UnknownMethod (gnome-keyring) or UnknownObject
+    /// (KWallet, KeePassXC).
+    public var isNoSuchObject: Bool {
+        domain == "g-dbus-error-quark" && (code == 19 || code == 41)
+    }
+
     /// The user-facing outcome this failure stands for: DESIGN.md's measured error space.
     public var outcome: KeyIDError {
         switch (domain, code) {

@@ -60,7 +60,7 @@ struct MachineEndToEndTests {
         #expect(try keyid(["get", "--service", service], environment: elsewhere).stderr.isEmpty)
         #expect(try itemCount(service: service) == 1)
         // secret-tool still finds the item by service and account alone.
-        let lookup = try runProgram("/usr/bin/secret-tool", ["lookup", "service", service, "account", "device-id"])
+        let lookup = try secretTool(["lookup", "service", service, "account", "device-id"])
         #expect(lookup.stdout + "\n" == rotated.stdout)
     }
 

@@ -1,7 +1,7 @@
 /// `keyid derive APP`: print this machine's ID for an application, storing nothing.
 enum DeriveCommand {
-    static func run(_ settings: Settings, _ machine: MachineID) -> CommandResult {
-        guard let application = settings.application else { return CommandResult(output: nil) }
-        return CommandResult(output: machine.appSpecific(application).formatted(settings.format) + "\n")
+    /// `derived` is the application's ID for this machine (the parser requires APP).
+    static func run(_ settings: Settings, _ derived: DeviceID?) -> CommandResult {
+        CommandResult(output: derived.map { $0.formatted(settings.format) + "\n" })
     }
 }
