@@ -17,9 +17,7 @@ public struct Context {
     public var generateID: () -> DeviceID
     /// Reads this machine's ID.
     public var machineID: () throws(KeyIDError) -> MachineID
-    /// Ends the process with a status; the watchdog uses it.
-    public var terminate: @Sendable (Int32) -> Never
-    /// Whether to bound the run with a ``Watchdog``.
+    /// Whether to bound the run with the ``Watchdog`` (which ends the process).
     public var usesWatchdog: Bool
 
     public init(
@@ -27,8 +25,7 @@ public struct Context {
         readInput: @escaping (Int) -> [UInt8]?, inputIsTerminal: Bool,
         makeStore: @escaping (Settings) throws(KeyIDError) -> any SecretStore,
         lock: @escaping () throws(KeyIDError) -> LockFile?, generateID: @escaping () -> DeviceID,
-        machineID: @escaping () throws(KeyIDError) -> MachineID,
-        terminate: @escaping @Sendable (Int32) -> Never, usesWatchdog: Bool
+        machineID: @escaping () throws(KeyIDError) -> MachineID, usesWatchdog: Bool
     ) {
         self.stdout = stdout
         self.stderr = stderr
@@ -39,15 +36,12 @@ public struct Context {
         self.lock = lock
         self.generateID = generateID
         self.machineID = machineID
-        self.terminate = terminate
         self.usesWatchdog = usesWatchdog
     }
 
     /// The real process: standard streams, the process environment, libsecret, the lock
     /// file under `$XDG_RUNTIME_DIR/keyid`, and the system's random numbers.
-    public static func system(environment: ProcessEnvironment, terminate: @escaping @Sendable (Int32) -> Never)
-        -> Context
-    {
+    public static func system(environment: ProcessEnvironment) -> Context {
         Context(
             stdout: FileDescriptorSink(descriptor: 1), stderr: FileDescriptorSink(descriptor: 2),
             environment: environment,
@@ -64,7 +58,7 @@ public struct Context {
                 return DeviceID.random(using: &generator)
             },
             machineID: { () throws(KeyIDError) in try MachineID.current(environment) },
-            terminate: terminate, usesWatchdog: true)
+            usesWatchdog: true)
     }
 
     /// Reads a descriptor to its end or to `limit` + 1 bytes; `nil` on a read error.

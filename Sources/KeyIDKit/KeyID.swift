@@ -23,8 +23,8 @@ public enum KeyID {
     }
 
     /// Runs the process's own command line in the system context.
-    public static func main(terminate: @escaping @Sendable (Int32) -> Never) -> Int32 {
-        let context = Context.system(environment: .current(), terminate: terminate)
+    public static func main() -> Int32 {
+        let context = Context.system(environment: .current())
         var arguments: [String] = []
         for index in 1..<Int(CommandLine.argc) {
             guard let pointer = CommandLine.unsafeArgv[index], let argument = String(validatingCString: pointer) else {
@@ -46,20 +46,20 @@ public enum KeyID {
         } catch {
             return report(error, context)
         }
-        let watchdog = Watchdog(seconds: settings.timeout) { [stderr = context.stderr, terminate = context.terminate] in
-            stderr.write(
-                "keyid: \(KeyIDError.timedOut(timeoutMessage(settings.timeout, subcommand, settings.backend)).message)\n"
-            )
-            terminate(KeyIDError.timedOut("").exitCode)
+        if context.usesWatchdog {
+            Watchdog.start(
+                seconds: settings.timeout,
+                message:
+                    "keyid: \(KeyIDError.timedOut(timeoutMessage(settings.timeout, subcommand, settings.backend)).message)\n",
+                status: KeyIDError.timedOut("").exitCode)
         }
-        if context.usesWatchdog { watchdog.start() }
         let outcome: Result<CommandResult, KeyIDError>
         do {
             outcome = .success(try perform(subcommand, settings, value, context))
         } catch {
             outcome = .failure(error)
         }
-        guard watchdog.finish() else { context.terminate(KeyIDError.timedOut("").exitCode) }
+        if context.usesWatchdog, !Watchdog.finish() { Watchdog.awaitExpiry() }
         switch outcome {
         case .success(let result):
             for notice in result.notices { context.stderr.write("keyid: \(notice)\n") }

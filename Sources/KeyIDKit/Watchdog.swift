@@ -1,62 +1,88 @@
 import Glibc
+import Synchronization
 
 /// Bounds a whole run in time. A cancellable D-Bus call is not enough: an unanswered
-/// unlock prompt or a stalled daemon can block libsecret indefinitely, so a separate
-/// thread ends the run when the deadline passes.
-public final class Watchdog: @unchecked Sendable {
-    private let seconds: Double
-    private let onExpiry: @Sendable () -> Void
-    private var mutex = pthread_mutex_t()
-    private var finished = false
+/// unlock prompt or a stalled daemon can block libsecret indefinitely, so a real-time timer
+/// raises SIGALRM when the deadline passes and the signal ends the process, whatever it is
+/// blocked in. A timer rather than a thread: arming it is one system call, where a thread
+/// costs a clone, a stack, and cross-CPU TLB flushes for every later change to the
+/// process's mappings (loading libsecret makes dozens).
+///
+/// There is one deadline per process; ``start(seconds:message:status:)`` replaces it.
+public enum Watchdog {
+    /// Arms the deadline: unless ``finish()`` comes first, after `seconds` the process
+    /// writes `message` to standard error and exits with `status`.
+    public static func start(seconds: Double, message: String, status: Int32) {
+        var off = itimerval()
+        setitimer(realTime, &off, nil)
+        // The signal handler may only touch prepared memory: render the message now.
+        let bytes = Array(message.utf8)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
+        buffer.copyBytes(from: bytes)
+        expiryMessage?.deallocate()
+        expiryMessage = UnsafeMutableRawBufferPointer(rebasing: buffer[..<bytes.count])
+        expiryStatus = status
+        claimed.store(false, ordering: .sequentiallyConsistent)
 
-    /// `onExpiry` runs on the watchdog's thread if ``finish()`` has not been called when
-    /// the deadline passes; it is expected to end the process.
-    public init(seconds: Double, onExpiry: @escaping @Sendable () -> Void) {
-        self.seconds = seconds
-        self.onExpiry = onExpiry
-        pthread_mutex_init(&mutex, nil)
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in expire() }
+        action.sa_flags = SA_RESTART
+        sigemptyset(&action.sa_mask)
+        sigaction(SIGALRM, &action, nil)
+        // A parent may have started keyid with signals blocked (the mask survives exec);
+        // threads created later inherit this thread's mask.
+        var alarm = sigset_t()
+        sigemptyset(&alarm)
+        sigaddset(&alarm, SIGALRM)
+        pthread_sigmask(SIG_UNBLOCK, &alarm, nil)
+
+        let whole = seconds.rounded(.down)
+        var deadline = itimerval()
+        deadline.it_value.tv_sec = Int(whole)
+        deadline.it_value.tv_usec = Int((seconds - whole) * 1e6)
+        if deadline.it_value.tv_sec == 0, deadline.it_value.tv_usec == 0 { deadline.it_value.tv_usec = 1 }
+        setitimer(realTime, &deadline, nil)
     }
 
-    /// Starts the countdown.
-    public func start() {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let started = pthread_create(
-            &thread, nil,
-            { raw in
-                let watchdog = Unmanaged<Watchdog>.fromOpaque(raw!).takeRetainedValue()
-                watchdog.wait()
-                return nil
-            }, context)
-        if started == 0 {
-            pthread_detach(thread)
-        } else {
-            Unmanaged<Watchdog>.fromOpaque(context).release()
-        }
-    }
-
-    /// Stops the countdown. Returns false when the deadline has already passed, in which
-    /// case the caller must print nothing: the expiry handler owns the outcome.
-    @discardableResult
-    public func finish() -> Bool {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        if finished { return false }
-        finished = true
+    /// Disarms the deadline. Returns false when it has already passed: the expiry then owns
+    /// the outcome, and the caller must print nothing and wait for it (``awaitExpiry()``).
+    public static func finish() -> Bool {
+        guard claimed.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
+        else { return false }
+        var off = itimerval()
+        setitimer(realTime, &off, nil)
         return true
     }
 
-    private func wait() {
-        var remaining = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - seconds.rounded(.down)) * 1e9))
-        var left = timespec()
-        while nanosleep(&remaining, &left) != 0, errno == EINTR {
-            remaining = left
-        }
-        pthread_mutex_lock(&mutex)
-        if !finished {
-            finished = true
-            onExpiry()
-        }
-        pthread_mutex_unlock(&mutex)
+    /// Waits for an expiry that is under way (on another thread) to end the process.
+    public static func awaitExpiry() -> Never {
+        while true { pause() }
     }
+
+    private static var realTime: __itimer_which_t { __itimer_which_t(ITIMER_REAL.rawValue) }
 }
+
+/// Runs in the signal handler: only async-signal-safe calls from here on.
+private func expire() {
+    guard claimed.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
+    else { return }
+    if let message = expiryMessage, let base = message.baseAddress {
+        var offset = 0
+        while offset < message.count {
+            let written = write(2, base + offset, message.count - offset)
+            if written > 0 {
+                offset += written
+            } else if written < 0, errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+    }
+    _exit(expiryStatus)
+}
+
+/// Set by whichever comes first, ``Watchdog/finish()`` or the expiry.
+private let claimed = Atomic<Bool>(false)
+nonisolated(unsafe) private var expiryMessage: UnsafeMutableRawBufferPointer?
+nonisolated(unsafe) private var expiryStatus: Int32 = 0

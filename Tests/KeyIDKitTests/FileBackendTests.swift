@@ -61,6 +61,32 @@ struct FileBackendTests {
         #expect(try keyid(["get"], environment: env).status == 2)
     }
 
+    @Test("a lock another run holds: exit 6 at a fractional timeout, saying so, then the lock is free again")
+    func heldLock() throws {
+        var env = try Self.environment()
+        let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("keyid-run-\(UUID().uuidString)")
+            .path
+        for directory in [runtime, runtime + "/keyid"] {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        }
+        env["XDG_RUNTIME_DIR"] = runtime
+        let holder = open(runtime + "/keyid/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        try #require(holder >= 0)
+        defer { close(holder) }
+        try #require(flock(holder, LOCK_EX) == 0)
+        let waited = try keyid(["get", "--create", "--timeout", "0.5"], environment: env)
+        #expect(waited.status == 6)
+        #expect(waited.stdout.isEmpty)
+        #expect(
+            waited.stderr
+                == "keyid: timed out after 0.5 s (another keyid run may hold the lock); use --timeout to wait longer\n")
+        #expect((0.4..<2).contains(waited.seconds), "\(waited.seconds) s")
+        #expect(!FileManager.default.fileExists(atPath: env["XDG_STATE_HOME"]!! + "/keyid/keyid@device-id.id"))
+        flock(holder, LOCK_UN)
+        #expect(try keyid(["get", "--create"], environment: env).status == 0)
+    }
+
     @Test("32 concurrent get --create print one ID and leave one file")
     func concurrency() throws {
         let env = try Self.environment()

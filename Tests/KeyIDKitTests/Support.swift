@@ -84,8 +84,7 @@ struct InProcess {
             machineID: { () throws(KeyIDError) in
                 guard let machine else { throw .machineID("no machine ID here") }
                 return machine
-            },
-            terminate: { status in fatalError("the watchdog fired with status \(status)") }, usesWatchdog: false)
+            }, usesWatchdog: false)
         let status = KeyID.run(arguments, context: context)
         return Outcome(status: status, stdout: stdout.text, stderr: stderr.text)
     }
