@@ -77,25 +77,3 @@ public struct Context {
         return bytes
     }
 }
-
-/// The environment of the running process. Values that are not UTF-8 are kept out and
-/// their names remembered, so that keyid can refuse them rather than guess.
-extension ProcessEnvironment {
-    public static func current() -> ProcessEnvironment {
-        var environment = ProcessEnvironment()
-        var entry = environ
-        while let pointer = entry.pointee {
-            entry += 1
-            let bytes = UnsafeBufferPointer(
-                start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: strlen(pointer))
-            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            let name = String(decoding: bytes[..<equals], as: UTF8.self)
-            if let value = String(validating: bytes[(equals + 1)...], as: UTF8.self) {
-                environment.values[name] = value
-            } else {
-                environment.malformed.insert(name)
-            }
-        }
-        return environment
-    }
-}

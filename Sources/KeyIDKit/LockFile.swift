@@ -37,9 +37,9 @@ public final class LockFile {
     /// directory's parent must belong to the user or to root: whoever owns it could replace
     /// the directory, and with it the lock.
     public static func acquire(in directory: String) throws(KeyIDError) -> LockFile {
-        let components = directory.split(separator: "/", omittingEmptySubsequences: false)
-        let parent = components.dropLast().joined(separator: "/")
-        let name = String(components.last ?? "")
+        let slash = directory.lastIndex(of: "/")
+        let parent = slash.map { String(directory[..<$0]) } ?? ""
+        let name = slash.map { String(directory[directory.index(after: $0)...]) } ?? directory
         if !parent.isEmpty, mkdir(parent, 0o700) != 0, errno != EEXIST {
             throw .lockFile("cannot create \(parent): \(describe(errno))")
         }

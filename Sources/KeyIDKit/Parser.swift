@@ -157,11 +157,16 @@ public enum Parser {
 
     /// Every option of every subcommand, and the global ones.
     static let allOptions: [OptionSpec] = {
-        var seen = Set<Option>()
+        // Plain loops over a dozen options: cheaper at start-up than a Set and flatMap.
         var all: [OptionSpec] = []
-        for spec in CommandTable.globalOptions + CommandTable.subcommands.flatMap(\.options)
-        where seen.insert(spec.option).inserted {
-            all.append(spec)
+        func add(_ specs: [OptionSpec]) {
+            for spec in specs where !all.contains(where: { $0.option == spec.option }) {
+                all.append(spec)
+            }
+        }
+        add(CommandTable.globalOptions)
+        for subcommand in CommandTable.subcommands {
+            add(subcommand.options)
         }
         return all
     }()
