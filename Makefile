@@ -8,14 +8,22 @@ BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
-# The release binary links the Swift runtime and libstdc++ statically: it runs without the
-# toolchain, and starts without loading and relocating libstdc++.so (about 1 ms a run).
+# The release binary links the Swift runtime, libstdc++ and libgcc statically: it runs
+# without the toolchain, and starts without loading and relocating libstdc++.so (about 1 ms a
+# run). It is linked by lld with packed relative relocations (DT_RELR: 3 KB to read at start-up
+# instead of 370 KB) and with the functions a run uses laid out together, in the order
+# bench/startup.order lists them (`make order` records it), so that a run touches a third as
+# many pages of the binary.
 STATIC_CXX = .build/static-libstdcxx/libstdc++.a
-RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -L$(CURDIR)/.build/static-libstdcxx
+STARTUP_ORDER = $(CURDIR)/bench/startup.order
+RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -L$(CURDIR)/.build/static-libstdcxx \
+	-Xswiftc -use-ld=lld -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
+	-Xlinker -z -Xlinker pack-relative-relocs \
+	-Xlinker --symbol-ordering-file=$(STARTUP_ORDER) -Xlinker --no-warn-symbol-ordering
 DEBUG_BIN = .build/debug/keyid
 RELEASE_BIN = .build/release/keyid
 
-.PHONY: all deps build release run test stress lint format bench docs install install-files uninstall clean
+.PHONY: all deps build release run test stress lint format bench order docs install install-files uninstall clean
 
 all: release
 
@@ -25,7 +33,11 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# SwiftPM does not know the order file is an input of the link: relink when it is newer.
+RELINK_IF_REORDERED = [ ! $(STARTUP_ORDER) -nt $(RELEASE_BIN) ] || rm -f $(RELEASE_BIN)
+
 release: deps $(STATIC_CXX)
+	@$(RELINK_IF_REORDERED)
 	$(SWIFT) build $(RELEASE_FLAGS)
 
 $(STATIC_CXX):
@@ -36,6 +48,7 @@ $(STATIC_CXX):
 run:
 	@scripts/install-deps.sh run
 	@$(MAKE) --no-print-directory $(STATIC_CXX) >&2
+	@$(RELINK_IF_REORDERED)
 	@$(SWIFT) build $(RELEASE_FLAGS) >&2
 	@scripts/run.sh $(RELEASE_BIN)
 
@@ -65,6 +78,14 @@ bench:
 	@venv=$$(bench/python-keyring.sh $(CURDIR)/.build/bench-venv) || echo "bench: Python keyring not available; its column is left out" >&2; \
 	tests/keyring-session.sh -- /usr/bin/python3 bench/bench.py $(CURDIR)/$(RELEASE_BIN) \
 		$${venv:+--python-keyring $$venv} $(BENCH_ARGS)
+
+## make order: record bench/startup.order again (after changes to what a run executes), then
+## relink the release binary with it.
+order:
+	@scripts/install-deps.sh order
+	@$(MAKE) --no-print-directory release >&2
+	tests/keyring-session.sh -- /usr/bin/python3 bench/startup-order.py $(CURDIR)/$(RELEASE_BIN) $(STARTUP_ORDER)
+	@$(MAKE) --no-print-directory release >&2
 
 ## make stress: the reliability suite with ten times the counts (STRESS=N to change).
 STRESS ?= 10

@@ -1,11 +1,11 @@
 #!/bin/sh
 # Install the Debian packages keyid needs for the given purpose, if any are missing.
-#   install-deps.sh build|test|bench
+#   install-deps.sh build|run|test|bench|order
 set -eu
 
 build="libsecret-1-dev pkg-config g++"
 runtime="gnome-keyring dbus dbus-bin dbus-daemon libsecret-tools"
-test="python3-dbus python3-gi bash-completion zsh fish groff-base strace"
+test="python3-dbus python3-gi bash-completion zsh fish groff-base strace valgrind"
 bench="time python3-dbus python3-venv"
 # The other Secret Service providers the tests run against (tests/providers/), installed
 # without their recommendations: they run headless.
@@ -16,6 +16,7 @@ case ${1:-build} in
     run) wanted="$build $runtime" ;;
     test) wanted="$build $runtime $test $bench $providers" ;;
     bench) wanted="$build $runtime $bench" ;;
+    order) wanted="$build $runtime valgrind" ;;
     *) echo "install-deps.sh: unknown purpose $1" >&2; exit 2 ;;
 esac
 
