@@ -8,6 +8,10 @@ import Synchronization
 /// costs a clone, a stack, and cross-CPU TLB flushes for every later change to the
 /// process's mappings (loading libsecret makes dozens).
 ///
+/// A handler cannot run while the process sits in a wait that only a fatal signal ends (a
+/// hung NFS or FUSE file system), nor finish if standard error is a pipe nobody reads: a
+/// second timer sends SIGKILL a second after the deadline, so the run ends regardless.
+///
 /// There is one deadline per process; ``start(seconds:message:status:)`` replaces it.
 public enum Watchdog {
     /// Arms the deadline: unless ``finish()`` comes first, after `seconds` the process
@@ -36,11 +40,23 @@ public enum Watchdog {
         sigaddset(&alarm, SIGALRM)
         pthread_sigmask(SIG_UNBLOCK, &alarm, nil)
 
+        if !hasBackstop {
+            var event = sigevent()
+            event.sigev_notify = Int32(SIGEV_SIGNAL)
+            event.sigev_signo = SIGKILL
+            hasBackstop = timer_create(CLOCK_MONOTONIC, &event, &backstop) == 0
+        }
         let whole = seconds.rounded(.down)
         var deadline = itimerval()
         deadline.it_value.tv_sec = Int(whole)
         deadline.it_value.tv_usec = Int((seconds - whole) * 1e6)
         if deadline.it_value.tv_sec == 0, deadline.it_value.tv_usec == 0 { deadline.it_value.tv_usec = 1 }
+        if hasBackstop {
+            var last = itimerspec()
+            last.it_value.tv_sec = deadline.it_value.tv_sec + 1
+            last.it_value.tv_nsec = deadline.it_value.tv_usec * 1000
+            timer_settime(backstop, 0, &last, nil)
+        }
         setitimer(realTime, &deadline, nil)
     }
 
@@ -51,6 +67,10 @@ public enum Watchdog {
         else { return false }
         var off = itimerval()
         setitimer(realTime, &off, nil)
+        if hasBackstop {
+            var never = itimerspec()
+            timer_settime(backstop, 0, &never, nil)
+        }
         return true
     }
 
@@ -60,6 +80,11 @@ public enum Watchdog {
     }
 
     private static var realTime: __itimer_which_t { __itimer_which_t(ITIMER_REAL.rawValue) }
+
+    /// The SIGKILL timer, created on first use. (Its handle may be null: glibc's handle is
+    /// the kernel's timer number, and the first is 0.)
+    nonisolated(unsafe) private static var backstop: timer_t?
+    nonisolated(unsafe) private static var hasBackstop = false
 }
 
 /// Runs in the signal handler: only async-signal-safe calls from here on.
@@ -84,5 +109,6 @@ private func expire() {
 
 /// Set by whichever comes first, ``Watchdog/finish()`` or the expiry.
 private let claimed = Atomic<Bool>(false)
-nonisolated(unsafe) private var expiryMessage: UnsafeMutableRawBufferPointer?
-nonisolated(unsafe) private var expiryStatus: Int32 = 0
+// Read in the signal handler: no exclusivity checks there (they call into the runtime).
+@exclusivity(unchecked) nonisolated(unsafe) private var expiryMessage: UnsafeMutableRawBufferPointer?
+@exclusivity(unchecked) nonisolated(unsafe) private var expiryStatus: Int32 = 0

@@ -61,11 +61,17 @@ struct FileBackendTests {
         #expect(try keyid(["get"], environment: env).status == 2)
     }
 
-    @Test("a lock another run holds: exit 6 at a fractional timeout, saying so, then the lock is free again")
+    @Test(
+        "a lock another run holds: exit 6 at a fractional timeout, even when the parent blocked SIGALRM; killed a second later when stderr cannot take the message"
+    )
     func heldLock() throws {
         var env = try Self.environment()
         let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("keyid-run-\(UUID().uuidString)")
             .path
+        defer {
+            try? FileManager.default.removeItem(atPath: runtime)
+            try? FileManager.default.removeItem(atPath: env["XDG_STATE_HOME"]!!)
+        }
         for directory in [runtime, runtime + "/keyid"] {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
@@ -75,13 +81,54 @@ struct FileBackendTests {
         try #require(holder >= 0)
         defer { close(holder) }
         try #require(flock(holder, LOCK_EX) == 0)
-        let waited = try keyid(["get", "--create", "--timeout", "0.5"], environment: env)
-        #expect(waited.status == 6)
-        #expect(waited.stdout.isEmpty)
+        let get = [TestEnvironment.binary!, "get", "--create", "--timeout", "0.5"]
+
+        // A parent that starts keyid with SIGALRM (and more) blocked: the mask survives exec.
+        let blocked = try runProgram(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import os, signal, sys
+                signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM, signal.SIGTERM, signal.SIGINT})
+                os.execv(sys.argv[1], sys.argv[1:])
+                """,
+            ] + get, environment: env)
+        #expect(blocked.status == 6)
+        #expect(blocked.stdout.isEmpty)
         #expect(
-            waited.stderr
+            blocked.stderr
                 == "keyid: timed out after 0.5 s (another keyid run may hold the lock); use --timeout to wait longer\n")
-        #expect((0.4..<2).contains(waited.seconds), "\(waited.seconds) s")
+        #expect((0.4..<5).contains(blocked.seconds), "\(blocked.seconds) s")
+
+        // Standard error a full pipe nobody reads: the message cannot be written, so the
+        // second timer kills the run a second after the deadline.
+        let stuck = try runProgram(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import os, subprocess, sys, time
+                r, w = os.pipe()
+                os.set_blocking(w, False)
+                for size in (4096, 1):
+                    try:
+                        while True:
+                            os.write(w, b"x" * size)
+                    except BlockingIOError:
+                        pass
+                os.set_blocking(w, True)
+                start = time.monotonic()
+                child = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=w)
+                print(child.wait(timeout=30), time.monotonic() - start)
+                """,
+            ] + get, environment: env)
+        let fields = stuck.stdout.split(separator: " ")
+        #expect(stuck.status == 0, "\(stuck.stderr)")
+        #expect(fields.first == "-9", "\(stuck.stdout)")
+        let seconds = fields.count == 2 ? Double(fields[1].trimmingCharacters(in: .whitespacesAndNewlines)) : nil
+        #expect((1.4..<6).contains(seconds ?? 0), "\(stuck.stdout)")
+
         #expect(!FileManager.default.fileExists(atPath: env["XDG_STATE_HOME"]!! + "/keyid/keyid@device-id.id"))
         flock(holder, LOCK_UN)
         #expect(try keyid(["get", "--create"], environment: env).status == 0)
