@@ -9,31 +9,31 @@ together in that order (lld --symbol-ordering-file), so a run faults in fewer pa
 
   startup-order.py [--first N] KEYID OUT
 
---first N records only the first N commands (the test suite's smoke run uses 1).
+--first N records only the first N commands (the test suite's smoke run uses 2).
 """
 import argparse
 import bisect
 import os
 import subprocess
 import sys
-import tempfile
 
 S = ["--service", "keyid-order", "--account", "device-id"]
-# The commands whose start-up matters most come first: their functions lead the file.
+# The commands whose start-up matters most come first: their functions lead the file. Each
+# comes with the exit status it must end with, so that a run cut short cannot pass for one.
 COMMANDS = [
-    ["--version"],
-    ["get"] + S,
-    ["delete", "--force"] + S,
-    ["get", "--create"] + S,
-    ["rotate"] + S,
-    ["create", "--service", "keyid-order-2", "--account", "device-id"],
-    ["get", "--format", "hex", "--json"] + S,
-    ["list"],
-    ["derive", "keyid-order"],
-    ["doctor"],
-    ["--help"],
-    ["get", "--bogus"],
-    ["get", "--service", "keyid-order-missing", "--account", "none"],
+    (["--version"], 0),
+    (["get"] + S, 0),
+    (["delete", "--force"] + S, 0),
+    (["get", "--create"] + S, 0),
+    (["rotate"] + S, 0),
+    (["create", "--service", "keyid-order-2", "--account", "device-id"], 0),
+    (["get", "--format", "hex", "--json"] + S, 0),
+    (["list"], 0),
+    (["derive", "0f8fad5b-d9cb-469f-a165-70867728950e"], 0),
+    (["doctor"], 0),
+    (["--help"], 0),
+    (["get", "--bogus"], 2),
+    (["get", "--service", "keyid-order-missing", "--account", "none"], 1),
 ]
 # valgrind loads a position-independent executable at this address.
 VALGRIND_BASE = 0x108000
@@ -51,27 +51,34 @@ def functions(binary):
     return symbols
 
 
-def first_executed(binary, arguments, symbols):
+def first_executed(binary, arguments, expected, symbols):
     """Names of the functions the run executes, in order of first execution."""
     starts = [address for address, _ in symbols]
     end = starts[-1] + 0x10000
-    with tempfile.NamedTemporaryFile(suffix=".log") as log:
-        subprocess.run(["valgrind", "--tool=lackey", "--trace-mem=yes", "--log-file=" + log.name, binary]
-                       + arguments, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, check=False)
-        seen = set()
-        order = []
-        with open(log.name) as trace:
-            for line in trace:
-                if not line.startswith("I "):
-                    continue
-                offset = int(line[3:].split(",", 1)[0], 16) - VALGRIND_BASE
-                if not 0 <= offset < end:
-                    continue
-                index = bisect.bisect_right(starts, offset) - 1
-                if index >= 0 and index not in seen:
-                    seen.add(index)
-                    order.append(symbols[index][1])
+    seen = set()
+    order = []
+    # The trace (every instruction and memory access) comes through a pipe, not a file: a
+    # single run writes hundreds of megabytes of it.
+    reader, writer = os.pipe()
+    environment = dict(os.environ, KEYID_TIMEOUT="3600")  # runs are slow under valgrind
+    run = subprocess.Popen(["valgrind", "--tool=lackey", "--trace-mem=yes", f"--log-fd={writer}", binary]
+                           + arguments, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, pass_fds=[writer], env=environment)
+    os.close(writer)
+    with os.fdopen(reader) as trace:
+        for line in trace:
+            if not line.startswith("I "):
+                continue
+            offset = int(line[3:].split(",", 1)[0], 16) - VALGRIND_BASE
+            if not 0 <= offset < end:
+                continue
+            index = bisect.bisect_right(starts, offset) - 1
+            if index >= 0 and index not in seen:
+                seen.add(index)
+                order.append(symbols[index][1])
+    status = run.wait()
+    if status != expected:
+        sys.exit(f"startup-order.py: keyid {' '.join(arguments)} exited {status}, not {expected}")
     return order
 
 
@@ -85,10 +92,13 @@ def main():
     symbols = functions(binary)
     merged = []
     listed = set()
-    subprocess.run([binary, "delete", "--force"] + S, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    leftovers = (["delete", "--force"] + S, ["delete", "--force", "--service", "keyid-order-2",
+                                             "--account", "device-id"])
+    for arguments in leftovers:
+        subprocess.run([binary] + arguments, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     subprocess.run([binary, "get", "--create"] + S, stdout=subprocess.DEVNULL, check=True)
-    for arguments in COMMANDS[:args.first]:
-        order = first_executed(binary, arguments, symbols)
+    for arguments, expected in COMMANDS[:args.first]:
+        order = first_executed(binary, arguments, expected, symbols)
         if "main" not in order and "keyid_main" not in order:
             sys.exit(f"startup-order.py: no keyid function ran for {' '.join(arguments)}: "
                      "is valgrind loading the binary where expected?")
@@ -96,8 +106,7 @@ def main():
         listed.update(new)
         merged += new
         print(f"{' '.join(arguments)[:50]:50} {len(order):5} functions, {len(new):4} new", file=sys.stderr)
-    for arguments in (["delete", "--force"] + S, ["delete", "--force", "--service", "keyid-order-2",
-                                                  "--account", "device-id"]):
+    for arguments in leftovers:
         subprocess.run([binary] + arguments, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     with open(out + ".tmp", "w") as handle:
         handle.write("\n".join(merged) + "\n")

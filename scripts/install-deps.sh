@@ -16,7 +16,7 @@ case ${1:-build} in
     run) wanted="$build $runtime" ;;
     test) wanted="$build $runtime $test $bench $providers" ;;
     bench) wanted="$build $runtime $bench" ;;
-    order) wanted="$build $runtime valgrind" ;;
+    order) wanted="$build $runtime python3 valgrind" ;;
     *) echo "install-deps.sh: unknown purpose $1" >&2; exit 2 ;;
 esac
 

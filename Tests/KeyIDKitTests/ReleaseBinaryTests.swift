@@ -39,7 +39,7 @@ struct ReleaseBinaryTests {
 
     @Test(
         "startup-order.py records the functions a run executes, in order",
-        .enabled(if: TestEnvironment.hasKeyring))
+        .enabled(if: TestEnvironment.hasKeyring && FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind")))
     func recordsAnOrder() throws {
         let binary = TestEnvironment.releaseBinary!
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("keyid-order-\(UUID().uuidString)")
