@@ -375,65 +375,19 @@ public final class FileStore: SecretStore {
     /// and `create` is false. Missing parents are created 0700 too.
     fileprivate func openDirectory(create: Bool) throws(KeyIDError) -> Int32? {
         if descriptor >= 0 { return descriptor }
-        let slash = directory.lastIndex(of: "/")
-        let parent = slash.map { $0 == directory.startIndex ? "/" : String(directory[..<$0]) } ?? "."
-        let name = slash.map { String(directory[directory.index(after: $0)...]) } ?? directory
-        var parentDescriptor = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if parentDescriptor < 0, errno == ENOENT {
-            guard create else { return nil }
-            try makeDirectories(parent)
-            parentDescriptor = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        }
-        guard parentDescriptor >= 0 else {
-            throw .lockFile("cannot open \(parent) for the ID directory: \(LockFile.describe(errno))")
-        }
-        defer { close(parentDescriptor) }
-        var info = stat()
-        guard fstat(parentDescriptor, &info) == 0 else {
-            throw .lockFile("cannot inspect \(parent): \(LockFile.describe(errno))")
-        }
-        if info.st_uid != geteuid(), info.st_uid != 0 {
-            throw .lockFile(
-                "\(parent) belongs to user \(info.st_uid), not to you; point XDG_STATE_HOME at your own state directory"
-            )
-        }
-        let flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC
-        var directoryDescriptor = openat(parentDescriptor, name, flags)
-        if directoryDescriptor < 0, errno == ENOENT {
-            guard create else { return nil }
-            if mkdirat(parentDescriptor, name, 0o700) != 0, errno != EEXIST {
-                throw .lockFile("cannot create the ID directory \(directory): \(LockFile.describe(errno))")
-            }
-            directoryDescriptor = openat(parentDescriptor, name, flags)
-        }
-        guard directoryDescriptor >= 0 else {
-            let code = errno
-            if code == ELOOP || code == ENOTDIR {
-                throw .lockFile("the ID directory \(directory) is not a directory (or is a symbolic link); remove it")
-            }
-            throw .lockFile("cannot open the ID directory \(directory): \(LockFile.describe(code))")
-        }
-        guard fstat(directoryDescriptor, &info) == 0 else {
-            let code = errno
-            close(directoryDescriptor)
-            throw .lockFile("cannot inspect the ID directory \(directory): \(LockFile.describe(code))")
-        }
-        if info.st_uid != geteuid() {
-            close(directoryDescriptor)
-            throw .lockFile("the ID directory \(directory) belongs to user \(info.st_uid), not to you; remove it")
-        }
-        if info.st_mode & 0o077 != 0 {
-            close(directoryDescriptor)
-            throw .lockFile(
-                "the ID directory \(directory) is open to other users (mode \(String(info.st_mode & 0o777, radix: 8))); run 'chmod 700 \(directory)'"
-            )
-        }
-        descriptor = directoryDescriptor
-        return directoryDescriptor
+        let checked = PrivateDirectory(
+            path: directory, role: "ID directory",
+            parentAdvice: "point XDG_STATE_HOME at your own state directory")
+        guard
+            let opened = try checked.open(
+                createParent: create ? { parent throws(KeyIDError) in try Self.makeDirectories(parent) } : nil)
+        else { return nil }
+        descriptor = opened
+        return opened
     }
 
     /// Creates every missing directory of `path`, mode 0700.
-    private func makeDirectories(_ path: String) throws(KeyIDError) {
+    private static func makeDirectories(_ path: String) throws(KeyIDError) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             prefix += "/" + component

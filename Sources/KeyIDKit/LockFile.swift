@@ -37,49 +37,20 @@ public final class LockFile {
     /// directory's parent must belong to the user or to root: whoever owns it could replace
     /// the directory, and with it the lock.
     public static func acquire(in directory: String) throws(KeyIDError) -> LockFile {
-        let slash = directory.lastIndex(of: "/")
-        let parent = slash.map { String(directory[..<$0]) } ?? ""
-        let name = slash.map { String(directory[directory.index(after: $0)...]) } ?? directory
-        if !parent.isEmpty, mkdir(parent, 0o700) != 0, errno != EEXIST {
-            throw .lockFile("cannot create \(parent): \(describe(errno))")
-        }
-        let parentDescriptor = open(parent.isEmpty ? "/" : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard parentDescriptor >= 0 else {
-            throw .lockFile("cannot open \(parent) for the lock directory: \(describe(errno))")
-        }
-        defer { close(parentDescriptor) }
-        var info = stat()
-        guard fstat(parentDescriptor, &info) == 0 else {
-            throw .lockFile("cannot inspect \(parent): \(describe(errno))")
-        }
-        if info.st_uid != geteuid(), info.st_uid != 0 {
-            throw .lockFile(
-                "\(parent) belongs to user \(info.st_uid), not to you; point XDG_RUNTIME_DIR at your own runtime directory"
-            )
-        }
-        if mkdirat(parentDescriptor, name, 0o700) != 0, errno != EEXIST {
-            throw .lockFile("cannot create the lock directory \(directory): \(describe(errno))")
-        }
-        let directoryDescriptor = openat(parentDescriptor, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard directoryDescriptor >= 0 else {
-            let code = errno
-            if code == ELOOP || code == ENOTDIR {
-                throw .lockFile("the lock directory \(directory) is not a directory (or is a symbolic link); remove it")
-            }
-            throw .lockFile("cannot open the lock directory \(directory): \(describe(code))")
+        let checked = PrivateDirectory(
+            path: directory, role: "lock directory",
+            parentAdvice: "point XDG_RUNTIME_DIR at your own runtime directory")
+        guard
+            let directoryDescriptor = try checked.open(createParent: { parent throws(KeyIDError) in
+                if mkdir(parent, 0o700) != 0, errno != EEXIST {
+                    throw .lockFile("cannot create \(parent): \(describe(errno))")
+                }
+            })
+        else {
+            throw .lockFile("cannot create the lock directory \(directory)")
         }
         defer { close(directoryDescriptor) }
-        guard fstat(directoryDescriptor, &info) == 0 else {
-            throw .lockFile("cannot inspect the lock directory \(directory): \(describe(errno))")
-        }
-        if info.st_uid != geteuid() {
-            throw .lockFile("the lock directory \(directory) belongs to user \(info.st_uid), not to you; remove it")
-        }
-        if info.st_mode & 0o077 != 0 {
-            throw .lockFile(
-                "the lock directory \(directory) is open to other users (mode \(String(info.st_mode & 0o777, radix: 8))); run 'chmod 700 \(directory)'"
-            )
-        }
+        var info = stat()
         let path = directory + "/lock"
         let descriptor = openat(
             directoryDescriptor, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0o600)
@@ -116,9 +87,8 @@ public final class LockFile {
             guard errno == ENOENT else {
                 throw .lockFile("cannot inspect the lock directory \(directory): \(describe(errno))")
             }
-            let parent = directory.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-                .joined(separator: "/")
-            guard stat(parent.isEmpty ? "/" : parent, &info) == 0 else {
+            let parent = PrivateDirectory(path: directory, role: "", parentAdvice: "").parent
+            guard stat(parent, &info) == 0 else {
                 return "\(directory) will be created (with \(parent))"
             }
             if info.st_mode & S_IFMT != S_IFDIR {
