@@ -100,17 +100,18 @@ public final class LibSecretStore: SecretStore {
     public func add(label: String, secret: [UInt8], attributes: [String: String]) throws(KeyIDError) {
         let (c, _) = try connect()
         let session = try openSession()
-        let properties: [OpaquePointer?] =
-            ([
-                ("org.freedesktop.Secret.Item.Label", c.pointee.g_variant_new_string(label)),
-                ("org.freedesktop.Secret.Item.Attributes", Self.attributeDictionary(c, attributes)),
-            ] as [(String, OpaquePointer?)]).map { name, value in
-                c.pointee.g_variant_new_dict_entry(
-                    c.pointee.g_variant_new_string(name), c.pointee.g_variant_new_variant(value))
-            }
         var attempt = 0
         while true {
             attempt += 1
+            // Built anew for each attempt: the call consumes these floating values.
+            let properties: [OpaquePointer?] =
+                ([
+                    ("org.freedesktop.Secret.Item.Label", c.pointee.g_variant_new_string(label)),
+                    ("org.freedesktop.Secret.Item.Attributes", Self.attributeDictionary(c, attributes)),
+                ] as [(String, OpaquePointer?)]).map { name, value in
+                    c.pointee.g_variant_new_dict_entry(
+                        c.pointee.g_variant_new_string(name), c.pointee.g_variant_new_variant(value))
+                }
             let arguments = tuple(
                 c,
                 [
