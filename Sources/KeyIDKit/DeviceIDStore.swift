@@ -38,16 +38,17 @@ public struct DeviceIDStore {
         do {
             return try read(key, metadata: metadata)
         } catch .invalidStoredValue {
-            return try readAgainUnderLock(key, metadata: metadata)
+            // A search can see an item that another keyid run is still creating, before its
+            // value is set. Such a read is repeated once that run has let go of the lock.
+            return try underLock { () throws(KeyIDError) in try read(key, metadata: metadata) }
         }
     }
 
-    /// A search can see an item that another keyid run is still creating, before its value
-    /// is set. Such a read is repeated once that run has let go of the lock.
-    private func readAgainUnderLock(_ key: ItemKey, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
+    /// Runs `body` holding keyid's lock.
+    private func underLock<T>(_ body: () throws(KeyIDError) -> T) throws(KeyIDError) -> T {
         let held = try lock()
         defer { withExtendedLifetime(held) {} }
-        return try read(key, metadata: metadata)
+        return try body()
     }
 
     private func read(_ key: ItemKey, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
@@ -64,10 +65,10 @@ public struct DeviceIDStore {
 
     /// Stores a new ID; throws ``KeyIDError/alreadyExists(_:)`` when one is stored.
     public func create(_ key: ItemKey, id: DeviceID? = nil, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
-        let held = try lock()
-        defer { withExtendedLifetime(held) {} }
-        guard try store.items(matching: key, details: []).isEmpty else { throw .alreadyExists(key) }
-        return try add(key, id: id ?? generate(), metadata: metadata)
+        try underLock { () throws(KeyIDError) in
+            guard try store.items(matching: key, details: []).isEmpty else { throw .alreadyExists(key) }
+            return try add(key, id: id ?? generate(), metadata: metadata)
+        }
     }
 
     /// The stored ID, or a new one stored now when there is none. Returns whether it was
@@ -76,12 +77,12 @@ public struct DeviceIDStore {
         do {
             return (try read(key, metadata: metadata), false)
         } catch .notFound, .invalidStoredValue {
-            let held = try lock()
-            defer { withExtendedLifetime(held) {} }
-            do {
-                return (try read(key, metadata: metadata), false)
-            } catch .notFound {
-                return (try add(key, id: generate(), metadata: metadata), true)
+            return try underLock { () throws(KeyIDError) in
+                do throws(KeyIDError) {
+                    return (try read(key, metadata: metadata), false)
+                } catch .notFound {
+                    return (try add(key, id: generate(), metadata: metadata), true)
+                }
             }
         }
     }
@@ -89,46 +90,46 @@ public struct DeviceIDStore {
     /// Replaces the stored value in place with `id` (or a fresh ID) and removes any
     /// duplicates. Throws ``KeyIDError/notFound(_:)`` when nothing is stored.
     public func rotate(_ key: ItemKey, to id: DeviceID? = nil, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
-        let held = try lock()
-        defer { withExtendedLifetime(held) {} }
-        let items = try store.items(matching: key, details: [.attributes])
-        guard let chosen = Self.choose(items) else { throw .notFound(key) }
-        let newID = id ?? generate()
-        try store.replaceSecret(of: chosen, with: Array(newID.uuidString.utf8))
-        // The ID is keyid's now: mark it and bind it to this machine.
-        if let attributes = chosen.attributes {
-            let own = key.storedAttributes(binding: binding())
-            let wanted = attributes.merging(own) { _, new in new }
-            if wanted != attributes {
-                do {
-                    try store.replaceAttributes(of: chosen, with: wanted)
-                } catch .keyring {
-                    // KeePassXC refuses to have its own attributes (Title, Uuid, ...) set;
-                    // it keeps them when given only keyid's.
-                    try store.replaceAttributes(of: chosen, with: own)
+        try underLock { () throws(KeyIDError) in
+            let items = try store.items(matching: key, details: [.attributes])
+            guard let chosen = Self.choose(items) else { throw .notFound(key) }
+            let newID = id ?? generate()
+            try store.replaceSecret(of: chosen, with: Array(newID.uuidString.utf8))
+            // The ID is keyid's now: mark it and bind it to this machine.
+            if let attributes = chosen.attributes {
+                let own = key.storedAttributes(binding: binding())
+                let wanted = attributes.merging(own) { _, new in new }
+                if wanted != attributes {
+                    do throws(KeyIDError) {
+                        try store.replaceAttributes(of: chosen, with: wanted)
+                    } catch .keyring {
+                        // KeePassXC refuses to have its own attributes (Title, Uuid, ...) set;
+                        // it keeps them when given only keyid's.
+                        try store.replaceAttributes(of: chosen, with: own)
+                    }
                 }
             }
+            for item in items where item.handle != chosen.handle {
+                try store.delete(item)
+            }
+            return metadata
+                ? try read(key, metadata: true)
+                : DeviceRecord(id: newID, key: key, item: chosen, duplicates: 0)
         }
-        for item in items where item.handle != chosen.handle {
-            try store.delete(item)
-        }
-        return metadata
-            ? try read(key, metadata: true)
-            : DeviceRecord(id: newID, key: key, item: chosen, duplicates: 0)
     }
 
     /// Removes every item stored for the key; returns how many there were.
     /// Throws ``KeyIDError/notFound(_:)`` when there were none, unless `force` is set.
     @discardableResult
     public func delete(_ key: ItemKey, force: Bool) throws(KeyIDError) -> Int {
-        let held = try lock()
-        defer { withExtendedLifetime(held) {} }
-        let items = try store.items(matching: key, details: [])
-        if items.isEmpty, !force { throw .notFound(key) }
-        for item in items {
-            try store.delete(item)
+        try underLock { () throws(KeyIDError) in
+            let items = try store.items(matching: key, details: [])
+            if items.isEmpty, !force { throw .notFound(key) }
+            for item in items {
+                try store.delete(item)
+            }
+            return items.count
         }
-        return items.count
     }
 
     private func add(_ key: ItemKey, id: DeviceID, metadata: Bool) throws(KeyIDError) -> DeviceRecord {

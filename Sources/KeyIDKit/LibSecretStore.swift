@@ -296,12 +296,11 @@ public final class LibSecretStore: SecretStore {
     private func exists(_ item: StoredItem) throws(KeyIDError) -> Bool {
         let (c, _) = try connect()
         do throws(KeyIDError) {
-            c.pointee.g_variant_unref(try itemProperty(item.handle, "Locked", mapFailures: false))
+            c.pointee.g_variant_unref(try itemProperty(item.handle, "Locked"))
             return true
         } catch .keyring(let failure) where failure.isNoSuchObject {
+            // SecretServiceFailure.outcome leaves a missing object as .keyring.
             return false
-        } catch .keyring(let failure) {
-            throw failure.outcome
         }
     }
 
@@ -319,17 +318,12 @@ public final class LibSecretStore: SecretStore {
         let dictionary = Self.child(c, reply, 0)
         defer { c.pointee.g_variant_unref(dictionary) }
         var result: [String: [UInt8]] = [:]
-        for index in 0..<c.pointee.g_variant_n_children(dictionary) {
-            let entry = c.pointee.g_variant_get_child_value(dictionary, index)!
-            defer { c.pointee.g_variant_unref(entry) }
-            let path = Self.string(c, Self.child(c, entry, 0))
-            let secret = Self.child(c, entry, 1)
-            defer { c.pointee.g_variant_unref(secret) }
+        Self.forEachEntry(c, dictionary) { path, secret in
             let value = Self.child(c, secret, 2)
             defer { c.pointee.g_variant_unref(value) }
             var length = 0
             let bytes = c.pointee.g_variant_get_fixed_array(value, &length, 1)
-            result[path] = bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
+            result[Self.text(c, path)] = bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
         }
         return result
     }
@@ -345,11 +339,7 @@ public final class LibSecretStore: SecretStore {
     /// An `a{ss}` value as a dictionary.
     private static func attributes(_ c: UnsafePointer<keyid_libsecret>, _ value: OpaquePointer) -> [String: String] {
         var attributes: [String: String] = [:]
-        for pair in 0..<c.pointee.g_variant_n_children(value) {
-            let element = c.pointee.g_variant_get_child_value(value, pair)!
-            attributes[string(c, Self.child(c, element, 0))] = string(c, Self.child(c, element, 1))
-            c.pointee.g_variant_unref(element)
-        }
+        forEachEntry(c, value) { name, value in attributes[text(c, name)] = text(c, value) }
         return attributes
     }
 
@@ -362,26 +352,15 @@ public final class LibSecretStore: SecretStore {
         defer { c.pointee.g_variant_unref(reply) }
         let properties = Self.child(c, reply, 0)
         defer { c.pointee.g_variant_unref(properties) }
-        for index in 0..<c.pointee.g_variant_n_children(properties) {
-            let entry = c.pointee.g_variant_get_child_value(properties, index)!
-            defer { c.pointee.g_variant_unref(entry) }
-            let name = Self.string(c, Self.child(c, entry, 0))
-            let boxed = Self.child(c, entry, 1)
-            defer { c.pointee.g_variant_unref(boxed) }
+        Self.forEachEntry(c, properties) { name, boxed in
             let value = Self.child(c, boxed, 0)
-            switch name {
-            case "Label": item.label = Self.string(c, value)
-            case "Created":
-                item.created = UInt64(c.pointee.g_variant_get_uint64(value))
-                c.pointee.g_variant_unref(value)
-            case "Modified":
-                item.modified = UInt64(c.pointee.g_variant_get_uint64(value))
-                c.pointee.g_variant_unref(value)
-            case "Attributes":
-                item.attributes = Self.attributes(c, value)
-                c.pointee.g_variant_unref(value)
-            default:
-                c.pointee.g_variant_unref(value)
+            defer { c.pointee.g_variant_unref(value) }
+            switch Self.text(c, name) {
+            case "Label": item.label = Self.text(c, value)
+            case "Created": item.created = c.pointee.g_variant_get_uint64(value)
+            case "Modified": item.modified = c.pointee.g_variant_get_uint64(value)
+            case "Attributes": item.attributes = Self.attributes(c, value)
+            default: break
             }
         }
     }
@@ -395,8 +374,7 @@ public final class LibSecretStore: SecretStore {
         _ path: String?, _ interface: String, _ method: String, _ arguments: OpaquePointer,
         destination: String? = nil
     ) throws(KeyIDError) -> OpaquePointer {
-        let (c, service) = try connect()
-        let proxy = service
+        let (c, proxy) = try connect()
         var error: UnsafeMutablePointer<GError>?
         let reply: OpaquePointer?
         if let path {
@@ -433,16 +411,13 @@ public final class LibSecretStore: SecretStore {
     }
 
     /// One property of an item, unboxed from its variant; the caller unrefs it.
-    private func itemProperty(_ path: String, _ name: String, mapFailures: Bool = true) throws(KeyIDError)
+    private func itemProperty(_ path: String, _ name: String) throws(KeyIDError)
         -> OpaquePointer
     {
         let (c, _) = try connect()
         let arguments = tuple(
             c, [c.pointee.g_variant_new_string("org.freedesktop.Secret.Item"), c.pointee.g_variant_new_string(name)])
-        let reply =
-            mapFailures
-            ? try request(path, "org.freedesktop.DBus.Properties", "Get", arguments)
-            : try call(path, "org.freedesktop.DBus.Properties", "Get", arguments)
+        let reply = try request(path, "org.freedesktop.DBus.Properties", "Get", arguments)
         defer { c.pointee.g_variant_unref(reply) }
         let boxed = Self.child(c, reply, 0)
         defer { c.pointee.g_variant_unref(boxed) }
@@ -487,7 +462,29 @@ public final class LibSecretStore: SecretStore {
     /// The string in a string or object-path value, which it unrefs.
     private static func string(_ c: UnsafePointer<keyid_libsecret>, _ value: OpaquePointer) -> String {
         defer { c.pointee.g_variant_unref(value) }
-        return c.pointee.g_variant_get_string(value, nil).map { String(cString: $0) } ?? ""
+        return text(c, value)
+    }
+
+    /// The string in a string or object-path value.
+    private static func text(_ c: UnsafePointer<keyid_libsecret>, _ value: OpaquePointer) -> String {
+        c.pointee.g_variant_get_string(value, nil).map { String(cString: $0) } ?? ""
+    }
+
+    /// Calls `body` with the key and value of each entry of a dictionary value (`a{..}`);
+    /// both are unreffed afterwards.
+    private static func forEachEntry(
+        _ c: UnsafePointer<keyid_libsecret>, _ dictionary: OpaquePointer,
+        _ body: (_ key: OpaquePointer, _ value: OpaquePointer) -> Void
+    ) {
+        for index in 0..<c.pointee.g_variant_n_children(dictionary) {
+            let entry = child(c, dictionary, Int(index))
+            let key = child(c, entry, 0)
+            let value = child(c, entry, 1)
+            c.pointee.g_variant_unref(entry)
+            body(key, value)
+            c.pointee.g_variant_unref(key)
+            c.pointee.g_variant_unref(value)
+        }
     }
 
     // MARK: - C helpers

@@ -102,7 +102,7 @@ public final class LockFile {
             }
             return "\(directory) will be created"
         }
-        if info.st_mode & S_IFMT == S_IFLNK || info.st_mode & S_IFMT != S_IFDIR {
+        if info.st_mode & S_IFMT != S_IFDIR {
             throw .lockFile("the lock directory \(directory) is not a directory (or is a symbolic link); remove it")
         }
         if info.st_uid != geteuid() {

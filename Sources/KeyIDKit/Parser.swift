@@ -12,6 +12,9 @@ public enum Parser {
         var given: [(spec: OptionSpec, spelling: String)] = []
         var index = 0
 
+        func takesArgument() -> Bool {
+            subcommand.map { CommandTable.spec(for: $0).argument != nil } == true && options.argument == nil
+        }
         func fail(_ message: String) -> KeyIDError {
             .usage("\(message); see '\(helpCommandLine(subcommand))'")
         }
@@ -21,9 +24,7 @@ public enum Parser {
             index += 1
             if argument == "--" {
                 let rest = arguments[index...]
-                if let subcommand, CommandTable.spec(for: subcommand).argument != nil, options.argument == nil,
-                    rest.count == 1
-                {
+                if takesArgument(), rest.count == 1 {
                     options.argument = rest.first
                 } else if let extra = rest.first {
                     throw fail("unexpected argument '\(printable(extra))'")
@@ -92,7 +93,7 @@ public enum Parser {
                     throw .usage("no help for '\(printable(argument))': it is not a subcommand; see 'keyid --help'")
                 }
                 subcommand = known
-            } else if let subcommand, CommandTable.spec(for: subcommand).argument != nil, options.argument == nil {
+            } else if takesArgument() {
                 options.argument = argument
             } else {
                 throw fail("unexpected argument '\(printable(argument))'")

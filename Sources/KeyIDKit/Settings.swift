@@ -21,8 +21,7 @@ public struct Settings: Equatable, Sendable {
     /// Flags win over `KEYID_*` variables, which win over the built-in defaults.
     public init(options: ParsedOptions, environment: ProcessEnvironment) throws(KeyIDError) {
         let service = try Self.pick(options.values[.service], "KEYID_SERVICE", ItemKey.defaultService, environment)
-        let serviceVariable = try environment.value("KEYID_SERVICE")
-        let serviceGiven = options.values[.service] != nil || serviceVariable != nil
+        let serviceGiven = options.values[.service] != nil || service.source != nil
         let account = try Self.pick(options.values[.account], "KEYID_ACCOUNT", ItemKey.defaultAccount, environment)
         try ItemKey.validate(service.value, what: "service", source: service.source)
         try ItemKey.validate(account.value, what: "account", source: account.source)

@@ -9,7 +9,6 @@ struct CommandResult {
 
     /// The result for one ID: its text or JSON, and a warning when duplicates matched.
     init(record: DeviceRecord, settings: Settings) {
-        let text = record.id.formatted(settings.format)
         if settings.json {
             let text = record.id.formatted(settings.format == .env ? .uuid : settings.format)
             output =
@@ -19,7 +18,7 @@ struct CommandResult {
                     ("modified", record.item.modified.map(Timestamp.iso8601)),
                 ]) + "\n"
         } else {
-            output = text + "\n"
+            output = record.id.formatted(settings.format) + "\n"
         }
         if record.duplicates > 0 {
             notices.append(

@@ -1,5 +1,3 @@
-import Glibc
-
 /// `keyid doctor`: check, read-only, everything keyid depends on.
 enum DoctorCommand {
     static func run(_ settings: Settings, _ ids: DeviceIDStore, _ context: Context) -> CommandResult {
@@ -7,20 +5,18 @@ enum DoctorCommand {
         let storeChecks = (ids.store as? any Diagnosable)?.diagnose() ?? []
         checks += storeChecks
         checks.append(lockDirectory(context.environment))
-        let machine: MachineID?
         do throws(KeyIDError) {
-            machine = try context.machineID()
+            _ = try context.machineID()
             checks.append(.ok("machine ID", "readable; new IDs are bound to this machine"))
         } catch {
-            machine = nil
             checks.append(.warning("machine ID", "\(error.message); clone detection is off"))
         }
         if !storeChecks.contains(where: { $0.status == .fail }) {
-            checks.append(storedID(settings.key, ids, binding: machine?.binding))
+            checks.append(storedID(settings.key, ids))
         }
         let width = checks.map(\.name.count).max() ?? 0
         let lines = checks.map { check in
-            check.status.rawValue.padding(8) + check.name.padding(width + 2) + check.detail
+            HelpText.pad(check.status.rawValue, 8) + HelpText.pad(check.name, width + 2) + check.detail
         }
         let failure = checks.first { $0.status == .fail }
         return CommandResult(output: lines.joined(separator: "\n") + "\n", status: failure?.exitCode ?? 0)
@@ -35,7 +31,7 @@ enum DoctorCommand {
         }
     }
 
-    static func storedID(_ key: ItemKey, _ ids: DeviceIDStore, binding: String?) -> Check {
+    static func storedID(_ key: ItemKey, _ ids: DeviceIDStore) -> Check {
         let name = "stored ID"
         do throws(KeyIDError) {
             let record = try ids.get(key)
@@ -58,11 +54,5 @@ enum DoctorCommand {
         } catch {
             return .fail(name, error)
         }
-    }
-}
-
-extension String {
-    fileprivate func padding(_ width: Int) -> String {
-        self + String(repeating: " ", count: max(1, width - count))
     }
 }

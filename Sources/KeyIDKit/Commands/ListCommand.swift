@@ -33,7 +33,7 @@ enum ListCommand {
         let widths = (0..<table[0].count).map { column in table.map { $0[column].count }.max() ?? 0 }
         let lines = table.map { cells in
             zip(cells, widths).enumerated().map { index, pair in
-                index == cells.count - 1 ? pair.0 : pair.0 + String(repeating: " ", count: pair.1 - pair.0.count + 2)
+                index == cells.count - 1 ? pair.0 : HelpText.pad(pair.0, pair.1 + 2)
             }.joined()
         }
         return CommandResult(output: lines.joined(separator: "\n") + "\n")

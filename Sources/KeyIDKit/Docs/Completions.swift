@@ -5,14 +5,13 @@
 /// `keyid help`, and `--help`/`--version` before a subcommand.
 public enum Completions {
     /// The abstract of `keyid help`, as the tool's help lists it.
-    static let helpAbstract = CommandTable.helpAbstract
 
     static let header = "# Generated from the command table by keyid-docs ('make docs'); do not edit."
 
     /// The bash script: one function, `_keyid`, registered with `complete -F`. It uses only
     /// `compgen` and `COMPREPLY`, so it works with or without the bash-completion package.
     public static func bash() -> String {
-        let valueOptions = allOptions.filter { $0.valueName != nil }
+        let valueOptions = Parser.allOptions.filter { $0.valueName != nil }
         var lines = [
             "# bash completion for keyid",
             header,
@@ -106,7 +105,7 @@ public enum Completions {
         }
         lines += [
             "  )",
-            "  [[ $1 == all ]] && subcommands+=(\(singleQuoted(describeEntry("help", helpAbstract))))",
+            "  [[ $1 == all ]] && subcommands+=(\(singleQuoted(describeEntry("help", CommandTable.helpAbstract))))",
             "  _describe -t subcommands 'keyid subcommand' subcommands",
             "}",
             "",
@@ -151,7 +150,7 @@ public enum Completions {
         for spec in CommandTable.subcommands {
             lines.append("complete -c keyid -n __fish_use_subcommand -a \(spec.name) -d \(fishQuoted(spec.abstract))")
         }
-        lines.append("complete -c keyid -n __fish_use_subcommand -a help -d \(fishQuoted(helpAbstract))")
+        lines.append("complete -c keyid -n __fish_use_subcommand -a help -d \(fishQuoted(CommandTable.helpAbstract))")
         lines += CommandTable.globalOptions.map { fishLine($0, condition: "__fish_use_subcommand") }
         lines.append("")
         let afterHelp = fishQuoted("__fish_seen_subcommand_from help; and not __fish_seen_subcommand_from \(names)")
@@ -167,14 +166,6 @@ public enum Completions {
     }
 
     // MARK: - Shared
-
-    /// Every option once, in the order the subcommands list them, then the global ones.
-    static var allOptions: [OptionSpec] {
-        var seen = Set<Option>()
-        return (CommandTable.subcommands.flatMap(\.options) + CommandTable.globalOptions).filter {
-            seen.insert($0.option).inserted
-        }
-    }
 
     static func subcommandNames(withHelp: Bool) -> String {
         (CommandTable.subcommands.map(\.name) + (withHelp ? ["help"] : [])).joined(separator: " ")

@@ -4,7 +4,6 @@ public enum ManPage {
     static let date = "2026-11-29"
 
     /// What the page's NAME line says keyid does.
-    static let tagline = CommandTable.tagline
 
     /// An ID used in the examples.
     static let sampleID = DeviceID("0f8fad5b-d9cb-469f-a165-70867728950e")!
@@ -22,7 +21,7 @@ public enum ManPage {
     }
 
     static func name() -> [String] {
-        [".SH NAME", "keyid \\- \(tagline)"]
+        [".SH NAME", "keyid \\- \(CommandTable.tagline)"]
     }
 
     static func synopsis() -> [String] {
@@ -105,10 +104,9 @@ public enum ManPage {
     }
 
     static func options() -> [String] {
-        let specs = CommandTable.globalOptions + CommandTable.subcommands.flatMap(\.options)
         var lines = [".SH OPTIONS"]
         for option in Option.allCases {
-            guard let spec = specs.first(where: { $0.option == option }) else { continue }
+            guard let spec = Parser.allOptions.first(where: { $0.option == option }) else { continue }
             lines += [".TP", label(spec), prose(spec.summary)]
             let users = CommandTable.subcommands.filter { $0.options.contains { $0.option == option } }.map(\.name)
             var accepted = users.isEmpty ? "" : "Accepted by " + list(users.map { "\\fB\($0)\\fR" })
