@@ -47,9 +47,7 @@ $(STATIC_CXX):
 ## make run: print this machine's device ID (creating it on first use).
 run:
 	@scripts/install-deps.sh run
-	@$(MAKE) --no-print-directory $(STATIC_CXX) >&2
-	@$(RELINK_IF_REORDERED)
-	@$(SWIFT) build $(RELEASE_FLAGS) >&2
+	@$(MAKE) --no-print-directory release >&2
 	@scripts/run.sh $(RELEASE_BIN)
 
 ## make test: every tier against a real gnome-keyring in a private D-Bus session, then the
@@ -87,13 +85,14 @@ order:
 	tests/keyring-session.sh -- /usr/bin/python3 bench/startup-order.py $(CURDIR)/$(RELEASE_BIN) $(STARTUP_ORDER)
 	@$(MAKE) --no-print-directory release >&2
 
-## make stress: the reliability suite with ten times the counts (STRESS=N to change).
+## make stress: the reliability suite and the file store tests with ten times the counts
+## (STRESS=N to change).
 STRESS ?= 10
 stress:
 	@scripts/install-deps.sh test
 	$(SWIFT) build --build-tests
 	KEYID_STRESS=$(STRESS) KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) \
-		tests/keyring-session.sh -- $(SWIFT) test --skip-build --filter ReliabilityTests
+		tests/keyring-session.sh -- $(SWIFT) test --skip-build --filter 'ReliabilityTests|FileStoreTests'
 
 lint:
 	@scripts/install-deps.sh build

@@ -3,8 +3,9 @@
 
 Run inside a private keyring session (make bench does that). For each pair of commands it
 alternates them run by run, times each with a monotonic clock around posix_spawn/wait4,
-reads the peak resident set of each run from wait4's rusage, and prints one Markdown table
-of medians and ratios.
+measures the peak resident set of each command in separate runs under GNU time (wait4's
+rusage after posix_spawn reports the spawning Python process's own peak), and prints one
+Markdown table of medians and ratios.
 
   bench.py KEYID [--runs N] [--python-keyring DIR] [--json FILE]
 """

@@ -235,7 +235,7 @@ struct EndToEndTests {
             "unlocked",
             """
             $KEYID create >/dev/null
-            /usr/bin/python3 \(TestEnvironment.root)/tests/keyring-tool.py lock
+            /usr/bin/python3 "$KEYRING_TOOL" lock
             start=$(date +%s%N)
             $KEYID get --no-prompt; echo "get=$?"
             echo "ms=$(( ($(date +%s%N) - start) / 1000000 ))"

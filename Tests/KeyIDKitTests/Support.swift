@@ -205,11 +205,6 @@ func keyringTool(_ arguments: [String], input: String? = nil) throws -> String {
     return outcome.stdout
 }
 
-/// Every item in the test run's keyring, one line each, sorted.
-func keyringDump() throws -> String {
-    try keyringTool(["dump"])
-}
-
 /// How many items match a service and account in the test run's keyring.
 func itemCount(service: String, account: String = ItemKey.defaultAccount) throws -> Int {
     Int(try keyringTool(["count", service, account]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1

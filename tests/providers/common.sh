@@ -7,6 +7,8 @@
 
 SECRETS=org.freedesktop.secrets
 SECRETS_PATH=/org/freedesktop/secrets
+# Where template stores are kept between runs (made once, copied for each session).
+cache=${KEYID_PROVIDER_CACHE:-${TMPDIR:-/tmp}/keyid-provider-cache}
 
 # die REASON: one line on stderr, exit 1; stops the provider if it was started.
 die() {
@@ -16,6 +18,16 @@ die() {
         unwatch "$started_pid"
     fi
     exit 1
+}
+
+# place_store FILE: unless FILE exists, a 0600 copy of the provider's template store
+# (its `template` function prints the template's path).
+place_store() {
+    [ ! -s "$1" ] || return 0
+    tmpl=$(template) || exit 1
+    mkdir -p "$(dirname "$1")"
+    cp "$tmpl" "$1"
+    chmod 0600 "$1"
 }
 
 # now_ms: milliseconds since the epoch (GNU date).

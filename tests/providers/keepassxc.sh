@@ -27,7 +27,6 @@ self=$here/keepassxc.sh
 . "$here/common.sh"
 
 password=${KEYID_TEST_PASSWORD:-keyid-test-password}
-cache=${KEYID_PROVIDER_CACHE:-${TMPDIR:-/tmp}/keyid-provider-cache}
 
 write_config() {
     mkdir -p "$XDG_CONFIG_HOME/keepassxc"
@@ -108,12 +107,7 @@ provider_start() {
     mode=$1
     write_config
     db="$XDG_DATA_HOME/keyid-keepassxc/keyid.kdbx"
-    if [ ! -s "$db" ]; then
-        tmpl=$(template) || exit 1
-        mkdir -p "$XDG_DATA_HOME/keyid-keepassxc"
-        cp "$tmpl" "$db"
-        chmod 0600 "$db"
-    fi
+    place_store "$db"
     log="$XDG_RUNTIME_DIR/keepassxc.log"
     # --pw-stdin reads one line. The here-document keeps the password off the command
     # line; output goes to the log so that $(...) around this script returns.

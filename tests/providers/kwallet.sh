@@ -31,7 +31,6 @@ self=$here/kwallet.sh
 # The wallet key (what pam_kwallet would derive from the login password). Fixed: the
 # cached template wallet is encrypted with it. Exactly 56 bytes.
 KEY=keyid-test-kwallet-key-0123456789abcdef0123456789abcdef!
-cache=${KEYID_PROVIDER_CACHE:-${TMPDIR:-/tmp}/keyid-provider-cache}
 
 write_config() {
     mkdir -p "$1"
@@ -114,12 +113,7 @@ provider_start() {
     mode=$1
     write_config "$XDG_CONFIG_HOME"
     wallet="$XDG_DATA_HOME/kwalletd/kdewallet.kwl"
-    if [ ! -s "$wallet" ]; then
-        tmpl=$(template) || exit 1
-        mkdir -p "$XDG_DATA_HOME/kwalletd"
-        cp "$tmpl" "$wallet"
-        chmod 0600 "$wallet"
-    fi
+    place_store "$wallet"
     log="$XDG_RUNTIME_DIR/kwalletd5.log"
     started_pid=$(launch "$log") || die "could not launch kwalletd5"
     watch "$started_pid" kwalletd5
