@@ -1,4 +1,4 @@
-# keyid: make run | make test | make lint | make bench | make install
+# keyid: make run | make test | make check | make lint | make bench | make install
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -16,14 +16,14 @@ FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 # many pages of the binary.
 STATIC_CXX = .build/static-libstdcxx/libstdc++.a
 STARTUP_ORDER = $(CURDIR)/bench/startup.order
-RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -L$(CURDIR)/.build/static-libstdcxx \
+RELEASE_FLAGS = -c release --product keyid --static-swift-stdlib -Xlinker -L$(CURDIR)/.build/static-libstdcxx \
 	-Xswiftc -use-ld=lld -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
 	-Xlinker -z -Xlinker pack-relative-relocs \
 	-Xlinker --symbol-ordering-file=$(STARTUP_ORDER) -Xlinker --no-warn-symbol-ordering
 DEBUG_BIN = .build/debug/keyid
 RELEASE_BIN = .build/release/keyid
 
-.PHONY: all deps build release run test stress lint format bench order docs install install-files uninstall clean
+.PHONY: all deps build release run test check stress lint format bench order docs install install-files uninstall clean
 
 all: release
 
@@ -53,20 +53,26 @@ run:
 ## make test: every tier against a real gnome-keyring in a private D-Bus session, then the
 ## keyring tiers (libsecret store, end to end, reliability) against each of $(PROVIDERS).
 PROVIDERS ?= kwallet keepassxc
-PROVIDER_SUITES = LibSecretStoreTests|EndToEndTests|ReliabilityTests
+PROVIDER_SUITES = SecretServiceStoreTests|EndToEndTests|ReliabilityTests
 test:
 	@scripts/install-deps.sh test
-	cc -fsyntax-only -Wall -Werror $$(pkg-config --cflags libsecret-1) tests/shim-check.c
+	cc -fsyntax-only -Wall -Werror $$(pkg-config --cflags libsecret-1) Tests/Harness/shim-check.c
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory release
 	KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) KEYID_RELEASE_BIN=$(CURDIR)/$(RELEASE_BIN) \
-		tests/keyring-session.sh --provider gnome-keyring -- $(SWIFT) test --skip-build
+		Tests/Harness/keyring-session.sh --provider gnome-keyring -- $(SWIFT) test --skip-build
 	@for provider in $(PROVIDERS); do \
 		echo "== the keyring tests against $$provider"; \
 		KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) KEYID_RELEASE_BIN=$(CURDIR)/$(RELEASE_BIN) \
-			tests/keyring-session.sh --provider $$provider -- \
+			Tests/Harness/keyring-session.sh --provider $$provider -- \
 			$(SWIFT) test --skip-build --filter '$(PROVIDER_SUITES)' || exit 1; \
 	done
+
+## make check: the fast loop, the unit and in-process command tests (KeyIDKitTests): no
+## packages to install, no keyring, well under a minute after the build.
+check:
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter 'KeyIDKitTests\.'
 
 ## make bench: keyid against secret-tool (and Python keyring, when pip can install it).
 BENCH_ARGS ?=
@@ -74,7 +80,7 @@ bench:
 	@scripts/install-deps.sh bench
 	@$(MAKE) --no-print-directory release >&2
 	@venv=$$(bench/python-keyring.sh $(CURDIR)/.build/bench-venv) || echo "bench: Python keyring not available; its column is left out" >&2; \
-	tests/keyring-session.sh -- /usr/bin/python3 bench/bench.py $(CURDIR)/$(RELEASE_BIN) \
+	Tests/Harness/keyring-session.sh -- /usr/bin/python3 bench/bench.py $(CURDIR)/$(RELEASE_BIN) \
 		$${venv:+--python-keyring $$venv} $(BENCH_ARGS)
 
 ## make order: record bench/startup.order again (after changes to what a run executes), then
@@ -82,7 +88,7 @@ bench:
 order:
 	@scripts/install-deps.sh order
 	@$(MAKE) --no-print-directory release >&2
-	tests/keyring-session.sh -- /usr/bin/python3 bench/startup-order.py $(CURDIR)/$(RELEASE_BIN) $(STARTUP_ORDER)
+	Tests/Harness/keyring-session.sh -- /usr/bin/python3 bench/startup-order.py $(CURDIR)/$(RELEASE_BIN) $(STARTUP_ORDER)
 	@$(MAKE) --no-print-directory release >&2
 
 ## make stress: the reliability suite and the file store tests with ten times the counts
@@ -92,7 +98,7 @@ stress:
 	@scripts/install-deps.sh test
 	$(SWIFT) build --build-tests
 	KEYID_STRESS=$(STRESS) KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) \
-		tests/keyring-session.sh -- $(SWIFT) test --skip-build --filter 'ReliabilityTests|FileStoreTests'
+		Tests/Harness/keyring-session.sh -- $(SWIFT) test --skip-build --filter 'ReliabilityTests|FileStoreTests'
 
 lint:
 	@scripts/install-deps.sh build

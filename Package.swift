@@ -4,11 +4,13 @@ import PackageDescription
 let package = Package(
     name: "keyid",
     products: [
-        .executable(name: "keyid", targets: ["keyid"])
+        .executable(name: "keyid", targets: ["keyid"]),
+        // The device-ID use cases for Swift programs; the keyid command is one client of it.
+        .library(name: "KeyIDKit", targets: ["KeyIDKit"]),
     ],
     targets: [
         // libsecret's C surface, loaded at run time (see Sources/CLibSecret/shim.h);
-        // tests/shim-check.c holds it to the installed libsecret-1-dev headers.
+        // Tests/Harness/shim-check.c holds it to the installed libsecret-1-dev headers.
         .systemLibrary(name: "CLibSecret"),
         .target(
             name: "KeyIDKit",
@@ -18,13 +20,30 @@ let package = Package(
             name: "keyid",
             dependencies: ["KeyIDKit"]
         ),
-        .executableTarget(
-            name: "keyid-docs",
+        // The manual page and completion renderers: only keyid-docs and the tests link them.
+        .target(
+            name: "KeyIDDocs",
             dependencies: ["KeyIDKit"]
         ),
+        .executableTarget(
+            name: "keyid-docs",
+            dependencies: ["KeyIDDocs"]
+        ),
+        // Test doubles and harnesses, shared by the test targets and never by the binary.
+        .target(
+            name: "KeyIDTestSupport",
+            dependencies: ["KeyIDKit"],
+            path: "Tests/KeyIDTestSupport"
+        ),
+        // Units and commands in process: no keyring, no packages (`make check`).
         .testTarget(
             name: "KeyIDKitTests",
-            dependencies: ["KeyIDKit"]
+            dependencies: ["KeyIDKit", "KeyIDDocs", "KeyIDTestSupport"]
+        ),
+        // Real keyrings, shells and the built binary (`make test`).
+        .testTarget(
+            name: "KeyIDIntegrationTests",
+            dependencies: ["KeyIDKit", "KeyIDDocs", "KeyIDTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -7,7 +7,7 @@ build="libsecret-1-dev pkg-config g++ make"
 runtime="gnome-keyring dbus dbus-bin dbus-daemon libsecret-tools"
 test="python3-dbus python3-gi bash-completion zsh fish groff-base strace valgrind"
 bench="time python3-dbus python3-venv"
-# The other Secret Service providers the tests run against (tests/providers/), installed
+# The other Secret Service providers the tests run against (Tests/Harness/providers/), installed
 # without their recommendations: they run headless.
 providers="keepassxc libkf5wallet-bin libqca-qt5-2-plugins"
 

@@ -17,4 +17,4 @@ if [ "$status" -ne 5 ]; then
 fi
 echo "make run: $(sed 's/^keyid: //' "$errors")" >&2
 echo "make run: using a private gnome-keyring whose data is kept in $state" >&2
-exec "$here/tests/keyring-session.sh" --state "$state" -- "$bin" get --create
+exec "$here/Tests/Harness/keyring-session.sh" --state "$state" -- "$bin" get --create

@@ -9,7 +9,7 @@
  * --help, --version and usage errors do not pay for loading and relocating libsecret,
  * GLib, GIO and libgcrypt (about 1.5 ms per run). Every C function keyid calls is reached
  * through the keyid_libsecret table below, whose entries are typed exactly like the
- * functions in libsecret's and GLib's headers: tests/shim-check.c compiles this file
+ * functions in libsecret's and GLib's headers: Tests/Harness/shim-check.c compiles this file
  * against the real headers and fails if any declaration here differs from theirs.
  */
 
@@ -72,9 +72,10 @@ typedef enum { G_DBUS_CALL_FLAGS_NONE = 0 } GDBusCallFlags;
     F(g_variant_unref, void, (GVariant *value))                                              \
     F(g_variant_new_string, GVariant *, (const gchar *string))                               \
     F(g_variant_new_object_path, GVariant *, (const gchar *object_path))                     \
-    F(g_variant_new_objv, GVariant *, (const gchar *const *strv, gssize length))             \
     F(g_variant_new_variant, GVariant *, (GVariant *value))                                  \
     F(g_variant_new_boolean, GVariant *, (gboolean value))                                   \
+    F(g_variant_new_uint32, GVariant *, (guint32 value))                                     \
+    F(g_variant_new_uint64, GVariant *, (guint64 value))                                     \
     F(g_variant_new_tuple, GVariant *, (GVariant *const *children, gsize n_children))        \
     F(g_variant_new_dict_entry, GVariant *, (GVariant *key, GVariant *value))                \
     F(g_variant_new_fixed_array, GVariant *,                                                 \
@@ -83,7 +84,8 @@ typedef enum { G_DBUS_CALL_FLAGS_NONE = 0 } GDBusCallFlags;
     F(g_variant_new_array, GVariant *,                                                       \
       (const GVariantType *child_type, GVariant *const *children, gsize n_children))         \
     F(g_variant_n_children, gsize, (GVariant *value))                                        \
-    F(g_variant_is_of_type, gboolean, (GVariant *value, const GVariantType *type))           \
+    F(g_variant_get_type_string, const gchar *, (GVariant *value))                           \
+    F(g_variant_get_boolean, gboolean, (GVariant *value))                                    \
     F(g_variant_get_child_value, GVariant *, (GVariant *value, gsize index_))                \
     F(g_variant_get_string, const gchar *, (GVariant *value, gsize *length))                 \
     F(g_variant_get_uint64, guint64, (GVariant *value))                                      \
@@ -160,12 +162,6 @@ static inline GHashTable *keyid_string_table_new(const keyid_libsecret *api) {
 /* A floating GVariant of D-Bus type `ay` holding a copy of the bytes. */
 static inline GVariant *keyid_variant_bytes(const keyid_libsecret *api, const void *data, gsize length) {
     return api->g_variant_new_fixed_array((const GVariantType *)"y", data, length, 1);
-}
-
-/* Whether a value has the given D-Bus type (e.g. "o"). */
-static inline gboolean keyid_variant_is_of_type(const keyid_libsecret *api, GVariant *value,
-                                                const char *type) {
-    return api->g_variant_is_of_type(value, (const GVariantType *)type);
 }
 
 /* A floating GVariant array whose elements have the given D-Bus type (e.g. "{sv}"). */

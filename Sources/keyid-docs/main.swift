@@ -1,5 +1,5 @@
 import Foundation
-import KeyIDKit
+import KeyIDDocs
 
 // keyid-docs REPOSITORY-ROOT: writes the manual page and the completion scripts, rendered
 // from the command table, into the repository.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import KeyIDKit
+@testable import KeyIDTestSupport
 
 /// The commands in process against each backend that needs no daemon: the in-memory store
 /// and the file backend in a temporary directory. (The Secret Service backend gets the
@@ -78,9 +79,16 @@ struct BackendParityTests {
     @Test("a stored value that is not an ID is exit 7, and rotate repairs it", arguments: Kind.allCases)
     func garbage(kind: Kind) throws {
         let (keyid, store) = try Self.harness(kind)
-        try store.add(
-            label: "other tool", secret: [0xFF, 0x00, 0x41],
-            attributes: Dictionary(uniqueKeysWithValues: Self.key.attributes))
+        // What another tool might have stored under the same service and account.
+        let garbage: [UInt8] = [0xFF, 0x00, 0x41]
+        if let memory = store as? MemoryStore {
+            memory.insert(attributes: Dictionary(uniqueKeysWithValues: Self.key.attributes), secret: garbage)
+        } else if let files = store as? FileStore {
+            try FileManager.default.createDirectory(
+                atPath: files.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let path = files.directory + "/" + FileNames.fileName(for: Self.key)
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(garbage)))
+        }
         #expect(keyid.run("get").status == 7)
         #expect(keyid.run("get", "--create").status == 7)
         #expect(keyid.run("rotate").status == 0)

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import KeyIDKit
+@testable import KeyIDTestSupport
 
 @Suite("Commands in process", .tags(.command))
 struct CommandTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import KeyIDKit
+@testable import KeyIDTestSupport
 
 @Suite("DeviceID", .tags(.unit))
 struct DeviceIDTests {

@@ -1,6 +1,9 @@
 import Foundation
-import KeyIDKit
 import Testing
+
+@testable import KeyIDDocs
+@testable import KeyIDKit
+@testable import KeyIDTestSupport
 
 /// The checked-in manual page and completion scripts are what the renderers produce, name
 /// everything in the command table, and mention no option the parser rejects.
@@ -51,11 +54,11 @@ struct DocsConsistencyTests {
     func manPageListsTables() throws {
         let page = try ManText.page()
         let options = try #require(ManText.section("SH OPTIONS", in: page))
-        for option in DocsFiles.allOptions {
+        for option in CommandTable.allOptions {
             #expect(options.contains(option.flag), "\(option.flag) missing from OPTIONS")
             if let valueName = option.valueName { #expect(options.contains("\(option.flag) \(valueName)")) }
             for choice in option.choices { #expect(options.contains(choice)) }
-            if let variable = option.environment { #expect(options.contains(variable)) }
+            if let variable = option.environment { #expect(options.contains(variable.rawValue)) }
         }
         let environment = try #require(ManText.section("SH ENVIRONMENT", in: page))
         for variable in CommandTable.environment {
@@ -80,7 +83,7 @@ struct DocsConsistencyTests {
             #expect(script.contains(spec.name), "no \(spec.name) in \(file.path)")
         }
         #expect(script.contains("help"))
-        for option in DocsFiles.allOptions {
+        for option in CommandTable.allOptions {
             #expect(options.contains(option.flag), "no \(option.flag) in \(file.path)")
         }
     }
@@ -99,18 +102,6 @@ struct DocsConsistencyTests {
     func unknownOptionIsRejected() {
         #expect(!DocsFiles.parserAccepts("--colour"))
         #expect(!DocsFiles.parserAccepts("--option"))
-    }
-
-    @Test("groff formats the manual page without a warning")
-    func groffIsQuiet() throws {
-        guard let groff = ShellProcess.executable("groff") else {
-            Issue.record("groff is not installed; 'make test' installs groff-base")
-            return
-        }
-        let result = try ShellProcess.run(groff, ["-man", "-ww", "-z", "doc/keyid.1"])
-        #expect(result.status == 0)
-        #expect(result.stdout.isEmpty)
-        #expect(result.stderr.isEmpty, "groff: \(result.stderr)")
     }
 }
 
@@ -139,14 +130,6 @@ enum DocsFiles {
     /// The repository root: three levels above this file.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-
-    /// Every option of the table once.
-    static var allOptions: [OptionSpec] {
-        var seen = Set<Option>()
-        return (CommandTable.globalOptions + CommandTable.subcommands.flatMap(\.options)).filter {
-            seen.insert($0.option).inserted
-        }
-    }
 
     /// Every `--word` in `text`; for fish also every `-l word`, fish's spelling of `--word`.
     static func longOptions(in text: String, fish: Bool) -> Set<String> {
@@ -217,67 +200,5 @@ enum ManText {
         let rest = lines[(start + 1)...]
         let end = rest.firstIndex { $0.hasPrefix(".SH ") || $0.hasPrefix(".SS ") } ?? rest.endIndex
         return rest[..<end].joined(separator: "\n")
-    }
-}
-
-/// Runs a program from the repository root and collects what it printed.
-enum ShellProcess {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    /// The path of an executable found in `PATH`, or `nil`.
-    static func executable(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }
-    }
-
-    /// Runs `executable` with the environment changed by `environment` (a `nil` value unsets a
-    /// variable); stops it after `timeout` seconds.
-    static func run(
-        _ executable: String, _ arguments: [String], environment: [String: String?] = [:], timeout: Double = 20
-    ) throws -> Result {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("keyid-docs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let outURL = scratch.appendingPathComponent("stdout")
-        let errURL = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL)
-        let err = try FileHandle(forWritingTo: errURL)
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = DocsFiles.root
-        var variables = ProcessInfo.processInfo.environment
-        for (name, value) in environment { variables[name] = value }
-        process.environment = variables
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        try out.close()
-        try err.close()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                process.terminate()
-                process.waitUntilExit()
-                Issue.record("\(executable) \(arguments) did not finish within \(timeout) s")
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.002)
-        }
-        process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import KeyIDKit
+@testable import KeyIDTestSupport
 
 @Suite("Duplicate rule", .tags(.unit))
 struct DuplicateRuleTests {
@@ -11,7 +12,7 @@ struct DuplicateRuleTests {
             StoredItem(handle: "/c/login/5", created: 200),
         ]
         for permutation in [items, items.reversed(), [items[1], items[0], items[2]]] {
-            #expect(DeviceIDStore.choose(permutation)?.handle == "/c/login/2")
+            #expect(DuplicateRule.choose(permutation)?.handle == "/c/login/2")
         }
     }
 
@@ -20,16 +21,16 @@ struct DuplicateRuleTests {
         let items = [
             StoredItem(handle: "/c/login/10", created: 100), StoredItem(handle: "/c/login/9", created: 100),
         ]
-        #expect(DeviceIDStore.choose(items)?.handle == "/c/login/9")
-        #expect(DeviceIDStore.choose(items.reversed())?.handle == "/c/login/9")
+        #expect(DuplicateRule.choose(items)?.handle == "/c/login/9")
+        #expect(DuplicateRule.choose(items.reversed())?.handle == "/c/login/9")
         let collections = [
             StoredItem(handle: "/c/session/1", created: 100), StoredItem(handle: "/c/login/7", created: 100),
         ]
-        #expect(DeviceIDStore.choose(collections)?.handle == "/c/login/7")
+        #expect(DuplicateRule.choose(collections)?.handle == "/c/login/7")
     }
 
     @Test("no items, no choice")
     func empty() {
-        #expect(DeviceIDStore.choose([]) == nil)
+        #expect(DuplicateRule.choose([]) == nil)
     }
 }

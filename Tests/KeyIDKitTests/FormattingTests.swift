@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import KeyIDKit
+@testable import KeyIDTestSupport
 
 @Suite("Timestamps, JSON and errors", .tags(.unit))
 struct FormattingTests {
@@ -33,13 +34,19 @@ struct FormattingTests {
             (.notFound(key), 1), (.usage("x"), 2), (.alreadyExists(key), 3), (.locked("x"), 4),
             (.unavailable(.noBus("x")), 5), (.unavailable(.noProvider), 5), (.unavailable(.noDefaultKeyring), 5),
             (.timedOut("x"), 6), (.invalidStoredValue(key), 7), (.keyring(failure), 8), (.lockFile("x"), 8),
-            (.machineID("x"), 8), (.cloned(key), 9),
+            (.fileBackend("x"), 8), (.machineID("x"), 8), (.cloned(key), 9),
         ]
         for (error, code) in cases {
             #expect(error.exitCode == code)
             #expect(!error.message.contains("\n"))
         }
-        #expect(CommandTable.exitStatuses.map(\.code) == Array(0...9))
+        // Every failure status is some error's, and what the help lists is the error type's.
+        #expect(Set(cases.map(\.0.status)) == Set(ExitStatus.allCases.filter { $0 != .success }))
+        #expect(CommandTable.exitStatuses.map(\.code) == ExitStatus.allCases.map(\.rawValue))
+        let help = HelpText.render(nil)
+        for status in ExitStatus.allCases {
+            #expect(help.contains("  \(status.rawValue)  \(status.meaning)\n"))
+        }
     }
 
     @Test(

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import KeyIDKit
+@testable import KeyIDTestSupport
 
 @Suite("SHA-256, HMAC and derived IDs", .tags(.unit))
 struct MachineTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import KeyIDKit
+@testable import KeyIDTestSupport
 
 @Suite("Parser", .tags(.unit))
 struct ParserTests {

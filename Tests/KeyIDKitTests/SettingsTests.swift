@@ -1,6 +1,7 @@
 import Testing
 
 @testable import KeyIDKit
+@testable import KeyIDTestSupport
 
 @Suite("Settings", .tags(.unit))
 struct SettingsTests {
@@ -8,7 +9,8 @@ struct SettingsTests {
         throws -> Settings
     {
         try Settings(
-            options: ParsedOptions(values: values), environment: ProcessEnvironment(environment, malformed: malformed))
+            options: ParsedOptions(values: values, timeout: values[.timeout].flatMap(Double.init)),
+            environment: ProcessEnvironment(environment, malformed: malformed))
     }
 
     @Test("defaults, then KEYID_* variables, then flags")
@@ -49,7 +51,7 @@ struct SettingsTests {
 
     @Test("SECRET_BACKEND may be unset, service or file", arguments: ["service", "file"])
     func secretBackend(value: String) throws {
-        _ = try settings([:], ["SECRET_BACKEND": value])
+        #expect(throws: Never.self) { try settings([:], ["SECRET_BACKEND": value]) }
     }
 
     @Test("a variable that is not UTF-8 is refused")

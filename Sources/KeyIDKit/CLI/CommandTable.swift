@@ -1,0 +1,178 @@
+/// The single table of subcommands and options. Help, usage errors, the manual page and
+/// the shell completions are all rendered from it.
+public enum CommandTable {
+    /// The default of `--timeout`, in seconds.
+    public static let defaultTimeout = 30.0
+    /// The largest `--timeout` accepted, in seconds.
+    public static let maximumTimeout = 3600.0
+    /// What keyid does, in one line: the help's first line and the manual page's NAME.
+    public static let tagline = "keep a persistent device ID in the Secret Service"
+    /// The abstract of `keyid help`, listed with the subcommands.
+    public static let helpAbstract = "show help for a subcommand"
+
+    static let service = OptionSpec(
+        option: .service, valueName: "NAME", choices: [],
+        summary: "the service attribute of the item (default: \(ItemKey.defaultService))",
+        environment: .service)
+    static let account = OptionSpec(
+        option: .account, valueName: "NAME", choices: [],
+        summary: "the account attribute of the item (default: \(ItemKey.defaultAccount))",
+        environment: .account)
+    static let format = OptionSpec(
+        option: .format, valueName: "FORMAT", choices: IDFormat.allCases.map(\.rawValue),
+        summary: "how to print the ID: uuid (default), upper, hex, urn, or env (KEYID_DEVICE_ID=...)",
+        environment: nil)
+    static let json = OptionSpec(
+        option: .json, valueName: nil, choices: [],
+        summary: "print one JSON object with id, service, account, label, created and modified",
+        environment: nil)
+    static let noPrompt = OptionSpec(
+        option: .noPrompt, valueName: nil, choices: [],
+        summary: "never ask to unlock a locked keyring; fail with exit status 4 instead",
+        environment: nil)
+    static let timeout = OptionSpec(
+        option: .timeout, valueName: "SECONDS", choices: [],
+        summary: "give up after this many seconds with exit status 6 (default: 30)",
+        environment: .timeout)
+    static let help = OptionSpec(
+        option: .help, valueName: nil, choices: [], summary: "show this help", environment: nil)
+    static let backend = OptionSpec(
+        option: .backend, valueName: "BACKEND", choices: Backend.allCases.map(\.rawValue),
+        summary: "where IDs live: secret-service (default) or file, for machines without one",
+        environment: .backend)
+    static let derive = OptionSpec(
+        option: .derive, valueName: "APP", choices: [],
+        summary: "store the ID derived from this machine and the application ID APP, not a random one",
+        environment: nil)
+    static let onClone = OptionSpec(
+        option: .onClone, valueName: "ACTION", choices: ClonePolicy.allCases.map(\.rawValue),
+        summary: "when the ID was stored on another machine: warn (default), fail (exit 9) or rotate",
+        environment: .onClone)
+
+    /// Every subcommand, in the order help lists them.
+    public static let subcommands: [SubcommandSpec] = [
+        SubcommandSpec(
+            subcommand: .create,
+            abstract: "store a new random ID and print it",
+            discussion:
+                "Creates a random version-4 UUID, stores it in the default keyring under the service and account attributes, and prints it. If an ID is already stored, nothing changes and the exit status is 3.",
+            options: [service, account, derive, format, json, backend, noPrompt, timeout, help],
+            examples: [
+                ("keyid create --service com.example.agent", "mint the ID for one application"),
+                (
+                    "keyid create --derive c273277323db454ea63bb96e79b53e97",
+                    "store the ID systemd-id128 derives for that application"
+                ),
+            ]),
+        SubcommandSpec(
+            subcommand: .get,
+            abstract: "print the stored ID",
+            discussion:
+                "Prints the stored ID; the exit status is 1 when none is stored. With --create, prints the stored ID or, when none is stored, creates, stores and prints one; concurrent runs all print the same ID and exactly one item is stored.",
+            options: [
+                OptionSpec(
+                    option: .create, valueName: nil, choices: [],
+                    summary: "create and store an ID when none is stored", environment: nil),
+                service, account, onClone, format, json, backend, noPrompt, timeout, help,
+            ],
+            examples: [
+                ("keyid get --create", "print this machine's ID, creating it on first use"),
+                ("id=$(keyid get --no-prompt --timeout 5) || exit", "read it in a script that must not hang"),
+            ]),
+        SubcommandSpec(
+            subcommand: .delete,
+            abstract: "remove the stored ID",
+            discussion:
+                "Removes the item, and any duplicate items with the same service and account. The exit status is 1 when none is stored, unless --force is given.",
+            options: [
+                OptionSpec(
+                    option: .force, valueName: nil, choices: [],
+                    summary: "succeed when no ID is stored", environment: nil),
+                service, account, backend, noPrompt, timeout, help,
+            ],
+            examples: [("keyid delete --force", "remove the ID if there is one")]),
+        SubcommandSpec(
+            subcommand: .rotate,
+            abstract: "replace the stored ID with a new one and print it",
+            discussion:
+                "Replaces the value of the stored item in place with a fresh random ID, or with the ID read from standard input (--value -), and prints the new ID. Duplicate items are removed. The exit status is 1 when no ID is stored. rotate also repairs an item whose value is not a valid ID.",
+            options: [
+                OptionSpec(
+                    option: .value, valueName: "-", choices: ["-"],
+                    summary: "read the new ID from standard input instead of making one", environment: nil),
+                service, account, derive, format, json, backend, noPrompt, timeout, help,
+            ],
+            examples: [
+                ("keyid rotate", "give this machine a new ID"),
+                ("printf %s \"$id\" | keyid rotate --value -", "restore a known ID"),
+            ]),
+        SubcommandSpec(
+            subcommand: .list,
+            abstract: "list the IDs keyid stored",
+            discussion:
+                "Lists the items keyid stored, one line each with service, account, created and modified times, as a table; the IDs themselves only with --show. --service narrows the list to one service.",
+            options: [
+                service,
+                OptionSpec(
+                    option: .show, valueName: nil, choices: [], summary: "also print each ID", environment: nil),
+                OptionSpec(
+                    option: .json, valueName: nil, choices: [],
+                    summary: "print one JSON array of objects with service, account, label, created and modified",
+                    environment: nil),
+                backend, noPrompt, timeout, help,
+            ],
+            examples: [("keyid list --show", "every ID keyid keeps, with its value")]),
+        SubcommandSpec(
+            subcommand: .derive,
+            abstract: "print the ID derived from this machine for an application",
+            discussion:
+                "Prints the ID that systemd-id128 machine-id prints for the same application ID in its app-specific mode: HMAC-SHA-256 keyed by the machine ID (/etc/machine-id) over the application ID APP, as a version-4 UUID. APP is a 128-bit ID written as a UUID, 32 hex digits or a urn:uuid: URN, in any letter case, and not all zeros. Nothing is stored, and the machine ID itself is never printed.",
+            options: [format, help],
+            examples: [("keyid derive c273277323db454ea63bb96e79b53e97", "this machine's ID for one application")],
+            argument: "APP"),
+        SubcommandSpec(
+            subcommand: .doctor,
+            abstract: "check everything keyid depends on",
+            discussion:
+                "Checks, without changing anything, the session bus, the Secret Service provider, the default keyring and whether it is locked, the lock directory, the machine ID, and the stored ID for the service and account (duplicates, clone binding). Prints one line per check: ok, warning or FAIL, and what to do. The exit status is 0 only when keyid would work; otherwise it is the status of the first failed check.",
+            options: [service, account, backend, timeout, help],
+            examples: [("keyid doctor", "see why keyid does not work here")]),
+    ]
+
+    /// Options accepted before any subcommand.
+    public static let globalOptions: [OptionSpec] = [
+        help,
+        OptionSpec(option: .version, valueName: nil, choices: [], summary: "print the version", environment: nil),
+    ]
+
+    /// The spec of one subcommand.
+    public static func spec(for subcommand: Subcommand) -> SubcommandSpec {
+        subcommands.first { $0.subcommand == subcommand }!
+    }
+
+    /// Every option of every subcommand, and the global ones.
+    public static let allOptions: [OptionSpec] = {
+        // Plain loops over a dozen options: cheaper at start-up than a Set and flatMap.
+        var all: [OptionSpec] = []
+        func add(_ specs: [OptionSpec]) {
+            for spec in specs where !all.contains(where: { $0.option == spec.option }) {
+                all.append(spec)
+            }
+        }
+        add(globalOptions)
+        for subcommand in subcommands {
+            add(subcommand.options)
+        }
+        return all
+    }()
+
+    /// Every environment variable keyid reads that a user sets, with what it does.
+    public static var environment: [(name: String, summary: String)] {
+        EnvironmentVariable.allCases.compactMap { variable in variable.summary.map { (variable.rawValue, $0) } }
+    }
+
+    /// The exit statuses, as the help, README and manual page list them.
+    public static var exitStatuses: [(code: Int32, meaning: String)] {
+        ExitStatus.allCases.map { ($0.rawValue, $0.meaning) }
+    }
+}

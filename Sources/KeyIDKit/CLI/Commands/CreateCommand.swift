@@ -1,0 +1,8 @@
+/// `keyid create [--derive APP]`: store a new ID and print it.
+enum CreateCommand {
+    static func run(_ settings: Settings, _ ids: DeviceIDs, derived: DeviceID?) throws(KeyIDError)
+        -> CommandResult
+    {
+        CommandResult(record: try ids.create(settings.key, id: derived, metadata: settings.json), settings: settings)
+    }
+}

@@ -1,0 +1,26 @@
+/// `keyid get [--create] [--on-clone ACTION]`: print the stored ID, or make one first.
+enum GetCommand {
+    static func run(_ settings: Settings, _ ids: DeviceIDs) throws(KeyIDError) -> CommandResult {
+        let key = settings.key
+        var record =
+            settings.create
+            ? try ids.getOrCreate(key, metadata: settings.json).0 : try ids.get(key, metadata: settings.json)
+        var notices: [String] = []
+        if record.cloned {
+            switch settings.onClone {
+            case .warn:
+                notices.append(
+                    "warning: the ID for \(key) was stored on another machine (a cloned disk or a restored home directory?); 'keyid rotate' or --on-clone rotate replaces it"
+                )
+            case .fail:
+                throw .cloned(key)
+            case .rotate:
+                record = try ids.rotate(key, metadata: settings.json)
+                notices.append("replaced the ID for \(key), which was stored on another machine")
+            }
+        }
+        var result = CommandResult(record: record, settings: settings)
+        result.notices += notices
+        return result
+    }
+}

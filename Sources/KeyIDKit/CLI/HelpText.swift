@@ -1,0 +1,75 @@
+/// `--help` texts, rendered from ``CommandTable``.
+public enum HelpText {
+    /// The tool's help, or one subcommand's.
+    public static func render(_ subcommand: Subcommand?) -> String {
+        guard let subcommand else { return tool() }
+        return self.subcommand(CommandTable.spec(for: subcommand))
+    }
+
+    static func tool() -> String {
+        var lines = [
+            "keyid \(KeyIDVersion.current): \(CommandTable.tagline)",
+            "",
+            "Usage: keyid <subcommand> [options]",
+            "",
+            "Subcommands:",
+        ]
+        let names = CommandTable.subcommands.map(\.name) + ["help"]
+        let width = names.map(\.count).max()! + 2
+        for spec in CommandTable.subcommands {
+            lines.append("  " + TextTable.pad(spec.name, width) + spec.abstract)
+        }
+        lines.append("  " + TextTable.pad("help", width) + CommandTable.helpAbstract)
+        lines += ["", "Options:"]
+        lines += optionLines(CommandTable.globalOptions)
+        lines += ["", "Environment:"]
+        let envWidth = CommandTable.environment.map(\.name.count).max()! + 2
+        lines += CommandTable.environment.map { "  " + TextTable.pad($0.name, envWidth) + $0.summary }
+        lines += ["", "Exit status:"]
+        lines += CommandTable.exitStatuses.map { "  \($0.code)  \($0.meaning)" }
+        lines += ["", "Run 'keyid help <subcommand>' for a subcommand's options."]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func subcommand(_ spec: SubcommandSpec) -> String {
+        var lines = ["Usage: \(spec.usage)", "", wrap(spec.discussion, width: 78), "", "Options:"]
+        lines += optionLines(spec.options)
+        if !spec.examples.isEmpty {
+            lines += ["", "Examples:"]
+            for example in spec.examples {
+                lines += ["  " + example.command, "      " + example.explanation]
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func optionLines(_ options: [OptionSpec]) -> [String] {
+        let labels = options.map(label)
+        let width = labels.map(\.count).max()! + 2
+        return zip(options, labels).map { spec, label in
+            var summary = spec.summary
+            if let variable = spec.environment { summary += " [env: \(variable.rawValue)]" }
+            return "  " + TextTable.pad(label, width) + summary
+        }
+    }
+
+    static func label(_ spec: OptionSpec) -> String {
+        let name = spec.option == .help ? "-h, --help" : spec.flag
+        return spec.valueName.map { "\(name) \($0)" } ?? name
+    }
+
+    /// Wraps a paragraph at word boundaries.
+    static func wrap(_ text: String, width: Int) -> String {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty, line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += line.isEmpty ? String(word) : " " + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines.joined(separator: "\n")
+    }
+}

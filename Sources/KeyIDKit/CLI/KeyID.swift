@@ -1,0 +1,125 @@
+/// keyid's entry point: parse, check, run, and decide the output and exit status in one place.
+public enum KeyID {
+    /// Runs one command line (without the program name) and returns the exit status.
+    public static func run(_ arguments: [String], context: Context) -> Int32 {
+        let invocation: Invocation
+        do {
+            invocation = try Parser.parse(arguments)
+        } catch {
+            return report(error, context)
+        }
+        switch invocation {
+        case .version:
+            context.stdout.write("keyid \(KeyIDVersion.current)\n")
+            return 0
+        case .help(let subcommand):
+            context.stdout.write(HelpText.render(subcommand))
+            return 0
+        case .run(let subcommand, let options):
+            return execute(subcommand, options, context)
+        }
+    }
+
+    /// Runs the process's own command line in the system context.
+    public static func main() -> Int32 {
+        let context = Context.system(environment: .current())
+        var arguments: [String] = []
+        for index in 1..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[index], let argument = String(validatingCString: pointer) else {
+                return report(.usage("argument \(index) is not valid UTF-8; see 'keyid --help'"), context)
+            }
+            arguments.append(argument)
+        }
+        return run(arguments, context: context)
+    }
+
+    private static func execute(_ subcommand: Subcommand, _ options: ParsedOptions, _ context: Context) -> Int32 {
+        let settings: Settings
+        let value: DeviceID?
+        do {
+            settings = try Settings(options: options, environment: context.environment)
+            value = settings.valueFromInput ? try NewIDInput.read(context) : nil
+        } catch .usage(let message) {
+            return report(.usage("\(message); see 'keyid \(subcommand.rawValue) --help'"), context)
+        } catch {
+            return report(error, context)
+        }
+        if context.usesWatchdog {
+            Watchdog.start(
+                seconds: settings.timeout,
+                message:
+                    "keyid: \(KeyIDError.timedOut(timeoutMessage(settings.timeout, subcommand, settings.backend)).message)\n",
+                status: ExitStatus.timedOut.rawValue)
+        }
+        let outcome: Result<CommandResult, KeyIDError>
+        do {
+            outcome = .success(try perform(subcommand, settings, value, context))
+        } catch {
+            outcome = .failure(error)
+        }
+        if context.usesWatchdog, !Watchdog.finish() { Watchdog.awaitExpiry() }
+        switch outcome {
+        case .success(let result):
+            for notice in result.notices { context.stderr.write("keyid: \(notice)\n") }
+            if let output = result.output { context.stdout.write(output) }
+            return result.status
+        case .failure(let error):
+            return report(error, context)
+        }
+    }
+
+    private static func perform(_ subcommand: Subcommand, _ settings: Settings, _ value: DeviceID?, _ context: Context)
+        throws(KeyIDError) -> CommandResult
+    {
+        var context = context
+        // The machine ID is read at most once a run, and only when something needs it.
+        var machine: Result<MachineID, KeyIDError>?
+        let readMachineID = context.machineID
+        context.machineID = { () throws(KeyIDError) in
+            if machine == nil {
+                do throws(KeyIDError) {
+                    machine = .success(try readMachineID())
+                } catch {
+                    machine = .failure(error)
+                }
+            }
+            return try machine!.get()
+        }
+        var settings = settings
+        // doctor only looks: it never asks to unlock anything.
+        if subcommand == .doctor { settings.allowPrompt = false }
+        let derived = try settings.application.map { application throws(KeyIDError) in
+            try context.machineID().appSpecific(application)
+        }
+        func ids() throws(KeyIDError) -> DeviceIDs {
+            DeviceIDs(
+                store: try context.makeStore(settings), serializer: context.serializer, generate: context.generateID,
+                binding: { [machineID = context.machineID] in try? machineID().binding })
+        }
+        switch subcommand {
+        case .derive: return DeriveCommand.run(settings, derived)
+        case .get: return try GetCommand.run(settings, ids())
+        case .create: return try CreateCommand.run(settings, ids(), derived: derived)
+        case .rotate: return try RotateCommand.run(settings, ids(), value: value ?? derived)
+        case .delete: return try DeleteCommand.run(settings, ids())
+        case .list: return try ListCommand.run(settings, ids())
+        case .doctor: return DoctorCommand.run(settings, try ids(), context)
+        }
+    }
+
+    static func timeoutMessage(_ seconds: Double, _ subcommand: Subcommand, _ backend: Backend) -> String {
+        let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+        guard backend == .secretService else {
+            return "timed out after \(shown) s (another keyid run may hold the lock); use --timeout to wait longer"
+        }
+        let prompts = CommandTable.spec(for: subcommand).options.contains { $0.option == .noPrompt }
+        return
+            "timed out after \(shown) s waiting for the Secret Service (an unlock prompt nobody answered, or a stalled daemon); use "
+            + (prompts ? "--no-prompt to never prompt, or " : "") + "--timeout to wait longer"
+    }
+
+    private static func report(_ error: KeyIDError, _ context: Context) -> Int32 {
+        context.stderr.write("keyid: \(error.message)\n")
+        return error.exitCode
+    }
+}

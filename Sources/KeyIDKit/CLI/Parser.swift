@@ -1,0 +1,200 @@
+/// Turns the arguments after the program name into an ``Invocation``. Pure: it reads
+/// nothing but its input.
+public enum Parser {
+    /// Parses `arguments` (without the program name). Throws ``KeyIDError/usage(_:)``
+    /// with a message that ends in a hint to the relevant `--help`.
+    public static func parse(_ arguments: [String]) throws(KeyIDError) -> Invocation {
+        var subcommand: Subcommand?
+        var helpRequested = false
+        var helpCommand = false
+        var versionRequested = false
+        var options = ParsedOptions()
+        var given: [(spec: OptionSpec, spelling: String)] = []
+        var index = 0
+
+        func takesArgument() -> Bool {
+            subcommand.map { CommandTable.spec(for: $0).argument != nil } == true && options.argument == nil
+        }
+        func fail(_ message: String) -> KeyIDError {
+            .usage("\(message); see '\(helpCommandLine(subcommand))'")
+        }
+
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" {
+                let rest = arguments[index...]
+                if takesArgument(), rest.count == 1 {
+                    options.argument = rest.first
+                } else if let extra = rest.first {
+                    throw fail("unexpected argument '\(printable(extra))'")
+                }
+                break
+            }
+            if argument == "-h" {
+                helpRequested = true
+                continue
+            }
+            if argument.hasPrefix("--") {
+                let body = argument.dropFirst(2)
+                let name: String
+                let inline: String?
+                if let equals = body.firstIndex(of: "=") {
+                    name = "--" + body[..<equals]
+                    inline = String(body[body.index(after: equals)...])
+                } else {
+                    name = argument
+                    inline = nil
+                }
+                guard let spec = CommandTable.allOptions.first(where: { $0.flag == name }) else {
+                    let suggestion =
+                        closest(to: name, among: CommandTable.allOptions.map(\.flag)).map { "; did you mean '\($0)'?" }
+                        ?? ""
+                    throw .usage(
+                        "unknown option '\(printable(name))'\(suggestion); see '\(helpCommandLine(subcommand))'")
+                }
+                switch spec.option {
+                case .help: helpRequested = true
+                case .version: versionRequested = true
+                default: break
+                }
+                if spec.valueName == nil {
+                    if inline != nil { throw fail("option '\(name)' takes no value") }
+                    options.flags.insert(spec.option)
+                } else {
+                    let value: String
+                    if let inline {
+                        value = inline
+                    } else if index < arguments.count, !arguments[index].hasPrefix("--") {
+                        value = arguments[index]
+                        index += 1
+                    } else {
+                        throw fail("option '\(name)' needs a value (\(spec.valueName!))")
+                    }
+                    options.values[spec.option] = value
+                }
+                given.append((spec, name))
+                continue
+            }
+            if argument.hasPrefix("-"), argument != "-" {
+                throw fail("unknown option '\(printable(argument))'")
+            }
+            if subcommand == nil, !helpCommand {
+                if argument == "help" {
+                    helpCommand = true
+                } else if let known = Subcommand(rawValue: argument) {
+                    subcommand = known
+                } else {
+                    let names = Subcommand.allCases.map(\.rawValue) + ["help"]
+                    let suggestion = closest(to: argument, among: names).map { "; did you mean '\($0)'?" } ?? ""
+                    throw .usage("unknown subcommand '\(printable(argument))'\(suggestion); see 'keyid --help'")
+                }
+            } else if helpCommand, subcommand == nil {
+                guard let known = Subcommand(rawValue: argument) else {
+                    throw .usage("no help for '\(printable(argument))': it is not a subcommand; see 'keyid --help'")
+                }
+                subcommand = known
+            } else if takesArgument() {
+                options.argument = argument
+            } else {
+                throw fail("unexpected argument '\(printable(argument))'")
+            }
+        }
+
+        if versionRequested, !helpRequested, !helpCommand { return .version }
+        if helpRequested || helpCommand { return .help(subcommand) }
+        guard let subcommand else {
+            if !given.isEmpty {
+                throw .usage("'\(given[0].spelling)' needs a subcommand before it; see 'keyid --help'")
+            }
+            let names = Subcommand.allCases.map(\.rawValue)
+            throw .usage(
+                "missing subcommand (\(names.dropLast().joined(separator: ", ")) or \(names.last!)); see 'keyid --help'"
+            )
+        }
+        let spec = CommandTable.spec(for: subcommand)
+        if let placeholder = spec.argument, options.argument == nil {
+            throw .usage("'\(subcommand.rawValue)' needs \(placeholder); see 'keyid \(subcommand.rawValue) --help'")
+        }
+        for (option, spelling) in given where !spec.options.contains(where: { $0.option == option.option }) {
+            throw .usage(
+                "option '\(spelling)' does not apply to '\(subcommand.rawValue)'; see 'keyid \(subcommand.rawValue) --help'"
+            )
+        }
+        for (option, value) in options.values {
+            guard let optionSpec = spec.options.first(where: { $0.option == option }),
+                !optionSpec.choices.isEmpty, !optionSpec.choices.contains(value)
+            else { continue }
+            if option == .value {
+                throw .usage(
+                    "--value only reads the new ID from standard input: use '--value -'; see 'keyid rotate --help'")
+            }
+            throw .usage(
+                "invalid \(optionSpec.flag) '\(printable(value))': expected \(optionSpec.choices.joined(separator: ", ")); see 'keyid \(subcommand.rawValue) --help'"
+            )
+        }
+        if let text = options.values[.timeout] {
+            do {
+                options.timeout = try parseTimeout(text, source: "--timeout")
+            } catch {
+                throw .usage("\(error.message); see 'keyid \(subcommand.rawValue) --help'")
+            }
+        }
+        return .run(subcommand, options)
+    }
+
+    /// Parses a timeout in seconds: a positive decimal number up to ``CommandTable/maximumTimeout``.
+    public static func parseTimeout(_ text: String, source: String) throws(KeyIDError) -> Double {
+        let digits = text.utf8.filter { $0 != UInt8(ascii: ".") }
+        guard !text.isEmpty, text.utf8.count <= 16, digits.allSatisfy({ (0x30...0x39).contains($0) }),
+            text.utf8.filter({ $0 == UInt8(ascii: ".") }).count <= 1, !digits.isEmpty,
+            let seconds = Double(text), seconds > 0, seconds <= CommandTable.maximumTimeout
+        else {
+            throw .usage(
+                "invalid \(source) '\(printable(text))': expected a number of seconds greater than 0 and at most \(Int(CommandTable.maximumTimeout))"
+            )
+        }
+        return seconds
+    }
+
+    static func helpCommandLine(_ subcommand: Subcommand?) -> String {
+        subcommand.map { "keyid \($0.rawValue) --help" } ?? "keyid --help"
+    }
+
+    /// A user's text made safe to echo on one line: control characters escaped, cut short.
+    static func printable(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars.prefix(64) {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return text.unicodeScalars.count > 64 ? out + "..." : out
+    }
+
+    /// The candidate nearest to `word` by edit distance, if it is close enough to be a typo.
+    static func closest(to word: String, among candidates: [String]) -> String? {
+        let target = Array(word.utf8)
+        guard target.count < 64 else { return nil }
+        var best: (String, Int)?
+        for candidate in candidates {
+            let distance = editDistance(target, Array(candidate.utf8))
+            if distance <= 2, distance < (best?.1 ?? Int.max) { best = (candidate, distance) }
+        }
+        return best?.0
+    }
+
+    static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

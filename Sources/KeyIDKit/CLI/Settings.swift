@@ -1,0 +1,96 @@
+/// A subcommand's options with the environment's defaults applied and every value checked.
+public struct Settings: Equatable, Sendable {
+    public var key: ItemKey
+    public var format: IDFormat
+    public var json: Bool
+    public var create: Bool
+    public var force: Bool
+    public var valueFromInput: Bool
+    public var allowPrompt: Bool
+    public var timeout: Double
+    /// `--derive APP`, or the argument of `keyid derive`.
+    public var application: DeviceID?
+    public var onClone: ClonePolicy
+    public var show: Bool
+    public var backend: Backend
+    /// `--service` or `KEYID_SERVICE` when one was given (for `list`), else `nil`.
+    public var serviceFilter: String?
+
+    /// Flags win over `KEYID_*` variables, which win over the built-in defaults.
+    public init(options: ParsedOptions, environment: ProcessEnvironment) throws(KeyIDError) {
+        let service = try Self.pick(options.values[.service], .service, ItemKey.defaultService, environment)
+        let serviceGiven = options.values[.service] != nil || service.source != nil
+        let account = try Self.pick(options.values[.account], .account, ItemKey.defaultAccount, environment)
+        key = try ItemKey(
+            service: service.value, account: account.value, origins: (service.source, account.source))
+        format = options.values[.format].flatMap(IDFormat.init(rawValue:)) ?? .uuid
+        json = options.flags.contains(.json)
+        create = options.flags.contains(.create)
+        force = options.flags.contains(.force)
+        valueFromInput = options.values[.value] == "-"
+        allowPrompt = !options.flags.contains(.noPrompt)
+        if let seconds = options.timeout {
+            timeout = seconds
+        } else if let text = try environment.value(.timeout), !text.isEmpty {
+            timeout = try Parser.parseTimeout(text, source: EnvironmentVariable.timeout.rawValue)
+        } else {
+            timeout = CommandTable.defaultTimeout
+        }
+        show = options.flags.contains(.show)
+        serviceFilter = serviceGiven ? service.value : nil
+        application = try options.values[.derive].map { text throws(KeyIDError) in
+            try Self.application(text, source: "--derive")
+        }
+        if let argument = options.argument {
+            application = try Self.application(argument, source: "the application ID")
+        }
+        if valueFromInput, application != nil {
+            throw .usage("--value and --derive cannot be combined")
+        }
+        onClone = try Self.choice(options.values[.onClone], .onClone, environment) ?? .warn
+        backend = try Self.choice(options.values[.backend], .backend, environment) ?? .secretService
+        try Self.checkSecretBackend(environment)
+    }
+
+    /// An application ID: 128 bits in any ID form, not all zeros.
+    static func application(_ text: String, source: String) throws(KeyIDError) -> DeviceID {
+        guard let id = DeviceID(text) else {
+            throw .usage(
+                "\(source) '\(Parser.printable(text))' is not a 128-bit ID (32 hex digits, a UUID or a urn:uuid: URN, not all zeros)"
+            )
+        }
+        return id
+    }
+
+    /// A flag's value, else an environment variable's, as one of a fixed set of choices.
+    private static func choice<T: RawRepresentable & CaseIterable>(
+        _ flag: String?, _ variable: EnvironmentVariable, _ environment: ProcessEnvironment
+    ) throws(KeyIDError) -> T? where T.RawValue == String {
+        if let flag { return T(rawValue: flag) }
+        guard let text = try environment.value(variable), !text.isEmpty else { return nil }
+        guard let value = T(rawValue: text) else {
+            throw .usage(
+                "\(variable.rawValue) is '\(Parser.printable(text))': expected \(T.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
+        }
+        return value
+    }
+
+    private static func pick(
+        _ flag: String?, _ variable: EnvironmentVariable, _ fallback: String, _ environment: ProcessEnvironment
+    ) throws(KeyIDError) -> (value: String, source: String?) {
+        if let flag { return (flag, nil) }
+        if let value = try environment.value(variable) { return (value, variable.rawValue) }
+        return (fallback, nil)
+    }
+
+    /// libsecret hangs on an unknown `SECRET_BACKEND`; refuse it before any call.
+    static func checkSecretBackend(_ environment: ProcessEnvironment) throws(KeyIDError) {
+        guard let backend = try environment.value(.secretBackend) else { return }
+        guard backend == "service" || backend == "file" else {
+            throw .usage(
+                "SECRET_BACKEND is '\(Parser.printable(backend))', which libsecret does not know; unset it or set it to 'service'"
+            )
+        }
+    }
+}

@@ -1,8 +1,0 @@
-/// `keyid create [--derive APP]`: store a new ID and print it.
-enum CreateCommand {
-    static func run(_ settings: Settings, _ ids: DeviceIDStore, derived: DeviceID?) throws(KeyIDError)
-        -> CommandResult
-    {
-        CommandResult(record: try ids.create(settings.key, id: derived, metadata: settings.json), settings: settings)
-    }
-}

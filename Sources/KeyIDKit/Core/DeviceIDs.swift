@@ -1,0 +1,158 @@
+/// An ID as found in (or just written to) a store.
+public struct DeviceRecord: Equatable, Sendable {
+    public var id: DeviceID
+    public var key: ItemKey
+    /// The item the ID lives in.
+    public var item: StoredItem
+    /// How many other items matched the same service and account.
+    public var duplicates: Int
+    /// Whether the item is bound to another machine (see ``MachineID/binding``).
+    public var cloned = false
+}
+
+/// The use cases: get, create, get-or-create, rotate, delete and list, over any
+/// ``SecretStore``.
+///
+/// Writes run under the ``WriteSerializer``, so that keyid's own read-modify-write
+/// sequences never interleave. When several items match, ``DuplicateRule`` picks one.
+public struct DeviceIDs {
+    let store: any SecretStore
+    let serializer: any WriteSerializer
+    let generate: () -> DeviceID
+    /// This machine's binding, or `nil` when the machine ID cannot be read.
+    let binding: () -> String?
+
+    public init(
+        store: any SecretStore, serializer: any WriteSerializer, generate: @escaping () -> DeviceID,
+        binding: @escaping () -> String? = { nil }
+    ) {
+        self.store = store
+        self.serializer = serializer
+        self.generate = generate
+        self.binding = binding
+    }
+
+    /// The stored ID. Throws ``KeyIDError/notFound(_:)`` when there is none and
+    /// ``KeyIDError/invalidStoredValue(_:)`` when the chosen item does not hold an ID.
+    /// The attributes are always loaded: they carry the machine binding.
+    public func get(_ key: ItemKey, metadata: Bool = false) throws(KeyIDError) -> DeviceRecord {
+        do {
+            return try read(key, metadata: metadata)
+        } catch .invalidStoredValue {
+            // A search can see an item that another keyid run is still creating, before its
+            // value is set. Such a read is repeated once that run has let go of the lock.
+            return try serializer.exclusively { () throws(KeyIDError) in try read(key, metadata: metadata) }
+        }
+    }
+
+    private func read(_ key: ItemKey, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
+        let items = try store.items(
+            matching: key, details: metadata ? [.secrets, .metadata] : [.secrets, .attributes])
+        guard let chosen = DuplicateRule.choose(items) else { throw .notFound(key) }
+        guard let id = DeviceID(parsing: chosen.secret ?? []) else { throw .invalidStoredValue(key) }
+        var record = DeviceRecord(id: id, key: key, item: chosen, duplicates: items.count - 1)
+        if let bound = chosen.binding, let current = binding(), bound != current {
+            record.cloned = true
+        }
+        return record
+    }
+
+    /// Stores a new ID; throws ``KeyIDError/alreadyExists(_:)`` when one is stored.
+    public func create(_ key: ItemKey, id: DeviceID? = nil, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
+        try serializer.exclusively { () throws(KeyIDError) in
+            guard try store.items(matching: key, details: []).isEmpty else { throw .alreadyExists(key) }
+            return try add(key, id: id ?? generate(), metadata: metadata)
+        }
+    }
+
+    /// The stored ID, or a new one stored now when there is none. Returns whether it was
+    /// created. A failed or locked read never leads to a new ID: only "not found" does.
+    public func getOrCreate(_ key: ItemKey, metadata: Bool) throws(KeyIDError) -> (DeviceRecord, created: Bool) {
+        do {
+            return (try read(key, metadata: metadata), false)
+        } catch .notFound, .invalidStoredValue {
+            return try serializer.exclusively { () throws(KeyIDError) in
+                do throws(KeyIDError) {
+                    return (try read(key, metadata: metadata), false)
+                } catch .notFound {
+                    return (try add(key, id: generate(), metadata: metadata), true)
+                }
+            }
+        }
+    }
+
+    /// Replaces the stored value in place with `id` (or a fresh ID), marks the item as
+    /// keyid's, binds it to this machine and removes any duplicates. Throws
+    /// ``KeyIDError/notFound(_:)`` when nothing is stored.
+    public func rotate(_ key: ItemKey, to id: DeviceID? = nil, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
+        try serializer.exclusively { () throws(KeyIDError) in
+            let items = try store.items(matching: key, details: [.attributes])
+            guard let chosen = DuplicateRule.choose(items) else { throw .notFound(key) }
+            let newID = id ?? generate()
+            try store.replace(chosen, with: newID, for: key, binding: binding())
+            for item in items where item.handle != chosen.handle {
+                try store.delete(item)
+            }
+            return metadata
+                ? try read(key, metadata: true)
+                : DeviceRecord(id: newID, key: key, item: chosen, duplicates: 0)
+        }
+    }
+
+    /// Removes every item stored for the key; returns how many there were.
+    /// Throws ``KeyIDError/notFound(_:)`` when there were none, unless `force` is set.
+    @discardableResult
+    public func delete(_ key: ItemKey, force: Bool) throws(KeyIDError) -> Int {
+        try serializer.exclusively { () throws(KeyIDError) in
+            let items = try store.items(matching: key, details: [])
+            if items.isEmpty, !force { throw .notFound(key) }
+            for item in items {
+                try store.delete(item)
+            }
+            return items.count
+        }
+    }
+
+    private func add(_ key: ItemKey, id: DeviceID, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
+        try store.add(id, for: key, binding: binding())
+        if metadata { return try read(key, metadata: true) }
+        return DeviceRecord(id: id, key: key, item: StoredItem(handle: ""), duplicates: 0)
+    }
+
+    /// The IDs keyid stored, of one service or all, ordered by service, account and age.
+    public func list(service: String?, secrets: Bool) throws(KeyIDError) -> [StoredItem] {
+        try store.managedItems(service: service, details: secrets ? [.secrets, .metadata] : [.metadata]).sorted {
+            ($0.key?.service ?? "", $0.key?.account ?? "", $0.created ?? 0, $0.handle)
+                < ($1.key?.service ?? "", $1.key?.account ?? "", $1.created ?? 0, $1.handle)
+        }
+    }
+}
+
+/// Which of several items matching one key holds the ID: the one created first; items
+/// created in the same second are ordered by handle (for the Secret Service, the D-Bus
+/// object path, comparing a trailing item number as a number). The provider's own order is
+/// never used.
+public enum DuplicateRule {
+    /// The item the rule chooses, or `nil` when there is none.
+    public static func choose(_ items: [StoredItem]) -> StoredItem? {
+        items.min { a, b in
+            let ca = a.created ?? .max
+            let cb = b.created ?? .max
+            if ca != cb { return ca < cb }
+            return handleOrder(a.handle, b.handle)
+        }
+    }
+
+    static func handleOrder(_ a: String, _ b: String) -> Bool {
+        let (pa, na) = split(a)
+        let (pb, nb) = split(b)
+        if pa != pb { return pa < pb }
+        if let na, let nb, na != nb { return na < nb }
+        return a < b
+    }
+
+    private static func split(_ handle: String) -> (Substring, UInt64?) {
+        guard let slash = handle.lastIndex(of: "/") else { return (handle[...], UInt64(handle)) }
+        return (handle[..<slash], UInt64(handle[handle.index(after: slash)...]))
+    }
+}

@@ -1,0 +1,67 @@
+/// The `service` and `account` attributes that name one stored ID.
+public struct ItemKey: Hashable, Sendable, CustomStringConvertible {
+    /// The service used when neither `--service` nor `KEYID_SERVICE` names one.
+    public static let defaultService = "keyid"
+    /// The account used when neither `--account` nor `KEYID_ACCOUNT` names one.
+    public static let defaultAccount = "device-id"
+    /// The longest service or account name accepted, in UTF-8 bytes.
+    public static let maximumLength = 255
+
+    public let service: String
+    public let account: String
+
+    /// Validates both names; throws ``KeyIDError/usage(_:)`` when one is empty, too long or
+    /// holds a control character.
+    public init(service: String, account: String) throws(KeyIDError) {
+        try self.init(service: service, account: account, origins: (nil, nil))
+    }
+
+    /// As ``init(service:account:)``; a failure names where each name came from (for
+    /// example `KEYID_SERVICE`) when `origins` says.
+    init(service: String, account: String, origins: (service: String?, account: String?)) throws(KeyIDError) {
+        try Self.validate(service, origin: origins.service ?? "the service name")
+        try Self.validate(account, origin: origins.account ?? "the account name")
+        self.service = service
+        self.account = account
+    }
+
+    /// The attribute naming the service, as `secret-tool` spells it.
+    public static let serviceAttribute = "service"
+    /// The attribute naming the account, as `secret-tool` spells it.
+    public static let accountAttribute = "account"
+    /// The attribute that marks items keyid created, so that `keyid list` can find them.
+    public static let markerAttribute = ("keyid", "1")
+    /// The attribute holding the machine binding (see ``MachineID/binding``).
+    public static let bindingAttribute = "keyid-machine"
+
+    /// The attributes keyid looks items up by, exactly what `secret-tool` uses.
+    public var attributes: [(String, String)] {
+        [(Self.serviceAttribute, service), (Self.accountAttribute, account)]
+    }
+
+    /// The attributes keyid stores an ID under: the lookup attributes, its marker and,
+    /// when the machine ID is known, the machine binding.
+    public func storedAttributes(binding: String?) -> [String: String] {
+        var all = Dictionary(uniqueKeysWithValues: attributes)
+        all[Self.markerAttribute.0] = Self.markerAttribute.1
+        if let binding { all[Self.bindingAttribute] = binding }
+        return all
+    }
+
+    /// The label a person sees in a keyring manager.
+    public var label: String { "Device ID for \(service) (\(account))" }
+
+    public var description: String { "service '\(service)', account '\(account)'" }
+
+    private static func validate(_ name: String, origin: String) throws(KeyIDError) {
+        if name.isEmpty {
+            throw .usage("\(origin) is empty")
+        }
+        if name.utf8.count > maximumLength {
+            throw .usage("\(origin) is \(name.utf8.count) bytes long; the limit is \(maximumLength)")
+        }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            throw .usage("\(origin) contains a control character")
+        }
+    }
+}

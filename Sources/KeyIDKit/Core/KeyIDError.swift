@@ -1,0 +1,136 @@
+/// Every outcome other than success: one case per exit status users can act on.
+public enum KeyIDError: Error, Equatable, Sendable {
+    /// No ID is stored for the item (exit 1).
+    case notFound(ItemKey)
+    /// Bad command line, option value, environment variable or `--value` input (exit 2).
+    case usage(String)
+    /// `create` found an ID already stored (exit 3).
+    case alreadyExists(ItemKey)
+    /// The keyring holding the item, or the default keyring, is locked, or the keyring's
+    /// prompt for a change was dismissed (exit 4).
+    case locked(String)
+    /// No session bus, no provider, or no default keyring (exit 5).
+    case unavailable(Unavailable)
+    /// The run's deadline passed, or a D-Bus call timed out (exit 6).
+    case timedOut(String)
+    /// The stored value is not an ID (exit 7).
+    case invalidStoredValue(ItemKey)
+    /// Anything else went wrong: the keyring, the lock file, the file backend or the
+    /// machine ID (exit 8).
+    case failed(Failure)
+    /// `--on-clone fail`: the stored ID was bound to another machine (exit 9).
+    case cloned(ItemKey)
+
+    /// Why the Secret Service could not be used.
+    public enum Unavailable: Equatable, Sendable {
+        /// No session bus could be reached; the payload is D-Bus's own words.
+        case noBus(String)
+        /// The bus is up but nothing owns `org.freedesktop.secrets`.
+        case noProvider
+        /// The provider has no default keyring (no `default` alias).
+        case noDefaultKeyring
+        /// libsecret itself could not be loaded; the payload says why.
+        case noLibrary(String)
+    }
+
+    /// What failed, for ``failed(_:)``; each payload is a sentence for standard error.
+    public enum Failure: Equatable, Sendable {
+        /// A Secret Service call failed in a way no other outcome describes.
+        case keyring(SecretServiceFailure)
+        /// The lock file or its directory could not be used safely.
+        case lockFile(String)
+        /// The file backend's directory or one of its files could not be used.
+        case fileBackend(String)
+        /// The machine ID could not be read.
+        case machineID(String)
+    }
+
+    /// ``failed(_:)`` for a Secret Service call.
+    public static func keyring(_ failure: SecretServiceFailure) -> KeyIDError { .failed(.keyring(failure)) }
+    /// ``failed(_:)`` for the lock file.
+    public static func lockFile(_ message: String) -> KeyIDError { .failed(.lockFile(message)) }
+    /// ``failed(_:)`` for the file backend.
+    public static func fileBackend(_ message: String) -> KeyIDError { .failed(.fileBackend(message)) }
+    /// ``failed(_:)`` for the machine ID.
+    public static func machineID(_ message: String) -> KeyIDError { .failed(.machineID(message)) }
+
+    /// The exit status this outcome ends a run with.
+    public var status: ExitStatus {
+        switch self {
+        case .notFound: return .notFound
+        case .usage: return .usage
+        case .alreadyExists: return .alreadyExists
+        case .locked: return .locked
+        case .unavailable: return .unavailable
+        case .timedOut: return .timedOut
+        case .invalidStoredValue: return .invalidStoredValue
+        case .failed: return .failure
+        case .cloned: return .cloned
+        }
+    }
+
+    /// The process exit status for this outcome: ``status``'s number.
+    public var exitCode: Int32 { status.rawValue }
+
+    /// One line for standard error, without the `keyid: ` prefix.
+    public var message: String {
+        switch self {
+        case .usage(let text), .locked(let text), .timedOut(let text):
+            return text
+        case .notFound(let key):
+            return "no ID is stored for \(key)"
+        case .alreadyExists(let key):
+            return "an ID is already stored for \(key); read it with 'keyid get' or replace it with 'keyid rotate'"
+        case .unavailable(.noBus(let detail)):
+            return
+                "no D-Bus session bus (\(detail)); start keyid inside a login session or set DBUS_SESSION_BUS_ADDRESS; machines without one can use --backend file"
+        case .unavailable(.noProvider):
+            return
+                "no Secret Service on the session bus: nothing provides org.freedesktop.secrets; start gnome-keyring-daemon, KeePassXC or KWallet"
+        case .unavailable(.noDefaultKeyring):
+            return
+                "the Secret Service has no default keyring; create one (for example with Seahorse) or start gnome-keyring-daemon --unlock"
+        case .unavailable(.noLibrary(let detail)):
+            return "cannot load libsecret (\(detail)); install the libsecret-1-0 package"
+        case .invalidStoredValue(let key):
+            return "the item for \(key) does not hold a valid ID; replace it with 'keyid rotate'"
+        case .failed(.keyring(let failure)):
+            return failure.description
+        case .failed(.lockFile(let text)), .failed(.fileBackend(let text)), .failed(.machineID(let text)):
+            return text
+        case .cloned(let key):
+            return
+                "the ID for \(key) was stored on another machine (a cloned disk or a restored home directory?); replace it with 'keyid rotate' or run with --on-clone rotate"
+        }
+    }
+}
+
+/// The exit statuses of keyid, the one list the help, the manual page and the README show.
+public enum ExitStatus: Int32, CaseIterable, Sendable {
+    case success = 0
+    case notFound = 1
+    case usage = 2
+    case alreadyExists = 3
+    case locked = 4
+    case unavailable = 5
+    case timedOut = 6
+    case invalidStoredValue = 7
+    case failure = 8
+    case cloned = 9
+
+    /// What the status means, in one line.
+    public var meaning: String {
+        switch self {
+        case .success: return "success"
+        case .notFound: return "no ID is stored"
+        case .usage: return "usage error: unknown option, missing or invalid argument, invalid name or value"
+        case .alreadyExists: return "create: an ID is already stored"
+        case .locked: return "the keyring is locked and was not unlocked"
+        case .unavailable: return "no Secret Service: no session bus, no provider or no default keyring"
+        case .timedOut: return "timed out"
+        case .invalidStoredValue: return "the stored value is not a valid ID"
+        case .failure: return "any other failure of the keyring, the lock file, the file backend or the machine ID"
+        case .cloned: return "--on-clone fail: the ID was stored on another machine"
+        }
+    }
+}

@@ -1,0 +1,89 @@
+/// One item in a secret store that matched a lookup.
+public struct StoredItem: Equatable, Sendable {
+    /// Where the item lives: its D-Bus object path, or an opaque name in other stores.
+    public var handle: String
+    /// The stored value, when it was asked for.
+    public var secret: [UInt8]?
+    /// The label, when metadata was asked for.
+    public var label: String?
+    /// Creation time in seconds since the Unix epoch, when metadata was asked for.
+    public var created: UInt64?
+    /// Last modification time in seconds since the Unix epoch, when metadata was asked for.
+    public var modified: UInt64?
+    /// Every attribute of the item, as the store keeps them, when they were asked for. Only
+    /// stores read them; everyone else reads ``key`` and ``binding``.
+    public var attributes: [String: String]? {
+        didSet { (key, binding) = Self.parse(attributes) }
+    }
+    /// The item's service and account, when its attributes are known and name a valid key.
+    public private(set) var key: ItemKey?
+    /// The machine binding stored beside the ID (see ``MachineID/binding``), if any.
+    public private(set) var binding: String?
+
+    public init(
+        handle: String, secret: [UInt8]? = nil, label: String? = nil, created: UInt64? = nil,
+        modified: UInt64? = nil, attributes: [String: String]? = nil
+    ) {
+        self.handle = handle
+        self.secret = secret
+        self.label = label
+        self.created = created
+        self.modified = modified
+        self.attributes = attributes
+        (key, binding) = Self.parse(attributes)
+    }
+
+    private static func parse(_ attributes: [String: String]?) -> (ItemKey?, String?) {
+        guard let attributes else { return (nil, nil) }
+        let key = attributes[ItemKey.serviceAttribute].flatMap { service in
+            attributes[ItemKey.accountAttribute].flatMap { try? ItemKey(service: service, account: $0) }
+        }
+        return (key, attributes[ItemKey.bindingAttribute])
+    }
+}
+
+/// What a lookup should bring back besides the handles.
+public struct LookupDetails: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// The stored values.
+    public static let secrets = LookupDetails(rawValue: 1)
+    /// Label, created and modified times, and attributes.
+    public static let metadata = LookupDetails(rawValue: 2)
+    /// The attributes alone, where fetching all the metadata costs more.
+    public static let attributes = LookupDetails(rawValue: 4)
+}
+
+/// The operations keyid needs from a place that keeps secrets: the Secret Service, a
+/// directory of files, or an in-memory table for tests. It speaks of IDs, keys and machine
+/// bindings; how a store writes them down, and how it copes with its provider's quirks, is
+/// its own business.
+///
+/// Stores throw ``KeyIDError`` only. A store never reports a locked item as missing: a
+/// lookup that matched a locked item either unlocks it (when prompting is allowed) or
+/// throws ``KeyIDError/locked(_:)``.
+public protocol SecretStore: AnyObject {
+    /// Every item whose attributes include the key's `service` and `account`. When more
+    /// than one matches, metadata is loaded whatever `details` says, so that callers can
+    /// apply the duplicate rule.
+    func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem]
+    /// Every item keyid created (marked with ``ItemKey/markerAttribute``), of one service
+    /// or of all; metadata is always loaded.
+    func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem]
+    /// Adds a new item holding `id` for `key`, marked as keyid's and bound to the machine
+    /// `binding` names (when known); never replaces an item.
+    func add(_ id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError)
+    /// Replaces the value of an existing item in place with `id`, keeping its created time
+    /// and the attributes other programs gave it, and marks it as keyid's, bound to the
+    /// machine `binding` names (when known).
+    func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError)
+    /// Removes one item.
+    func delete(_ item: StoredItem) throws(KeyIDError)
+}
+
+/// Keeps keyid's own read-modify-write sequences from interleaving, across processes and
+/// (where the implementation says so) across threads.
+public protocol WriteSerializer: Sendable {
+    /// Runs `body` while holding the serialiser.
+    func exclusively<T>(_ body: () throws(KeyIDError) -> T) throws(KeyIDError) -> T
+}

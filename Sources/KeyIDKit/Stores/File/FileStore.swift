@@ -1,0 +1,197 @@
+import Glibc
+
+/// A secret store kept in a directory of files, for servers and containers without a
+/// Secret Service. It is chosen explicitly (`--backend file`), never as a fallback.
+///
+/// Each `(service, account)` has one file, named as ``FileNames`` says, so lookups find 0
+/// or 1 item; the handle of an item is its file's path. A file holds a ``FileRecord``
+/// whose attributes must name the file's own service and account. A file that does not
+/// follow the format (hand-written, truncated, or holding another item's attributes) is
+/// still reported, as an item whose value is the file's raw bytes (up to 64 KiB), created
+/// and modified at its mtime, with only `service` and `account` as attributes: a file
+/// holding nothing but an ID reads as that ID, anything else reads as "not a valid ID"
+/// (exit 7), and `rotate` rewrites it properly. Files are written atomically
+/// (``ItemDirectory``).
+///
+/// The directory is created 0700 when missing. A directory or file that is a symbolic link,
+/// belongs to another user or (the directory) is open to others is refused with
+/// ``KeyIDError/Failure/fileBackend(_:)`` (exit 8), as are failed system calls.
+public final class FileStore: SecretStore {
+    /// The directory holding the files.
+    public let directory: String
+    private let now: () -> UInt64
+    private var opened: ItemDirectory?
+
+    /// Opens the directory lazily, on the first call; `now` gives created and modified times.
+    public init(directory: String, now: @escaping () -> UInt64 = { UInt64(max(0, time(nil))) }) {
+        var path = directory
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        self.directory = path
+        self.now = now
+    }
+
+    deinit {
+        if let opened { close(opened.descriptor) }
+    }
+
+    /// Where the files live: `<state home>/keyid`, else `/var/lib/keyid` for root, else
+    /// `<home>/.local/state/keyid` (each given only when it is an absolute path).
+    public static func directory(stateHome: String?, home: String?) throws(KeyIDError) -> String {
+        if let stateHome { return stateHome + "/keyid" }
+        if geteuid() == 0 { return "/var/lib/keyid" }
+        if let home { return home + "/.local/state/keyid" }
+        throw .fileBackend("cannot place the ID files: set XDG_STATE_HOME or HOME to an absolute path")
+    }
+
+    // MARK: SecretStore
+
+    public func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+        guard let files = try existingDirectory(),
+            let item = try readItem(FileNames.fileName(for: key), key: key, in: files, details: details)
+        else { return [] }
+        return [item]
+    }
+
+    /// Every item file in the directory, or those of one service. Files whose names are
+    /// not item names, and temporary files, are left out.
+    public func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+        guard let files = try existingDirectory() else { return [] }
+        var items: [StoredItem] = []
+        for name in try files.entryNames() where FileNames.isItemName(name) {
+            let key = FileNames.key(fromFileName: name)
+            if let key, let service, key.service != service { continue }
+            guard let item = try readItem(name, key: key, in: files, details: details) else { continue }
+            if let service, item.key?.service != service { continue }
+            items.append(item)
+        }
+        return items
+    }
+
+    public func add(_ id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError) {
+        let files = try directoryCreatingIfNeeded()
+        files.removeStaleTemporaries(now: now())
+        let time = now()
+        let record = FileRecord(
+            secret: Array(id.uuidString.utf8), label: key.label, created: time, modified: time,
+            attributes: key.storedAttributes(binding: binding))
+        try files.write(
+            record.serialized(), to: FileNames.fileName(for: key), replacing: false, taken: .alreadyExists(key))
+    }
+
+    /// Rewrites the item's file once, with the new value and keyid's attributes.
+    public func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?)
+        throws(KeyIDError)
+    {
+        let name = try fileName(of: item)
+        guard FileNames.fileName(for: key) == name else {
+            throw .fileBackend("cannot move the ID in \(item.handle) to another service or account")
+        }
+        guard let files = try existingDirectory(), let (bytes, mtime) = try files.read(name) else {
+            throw .fileBackend("cannot update \(item.handle): it no longer exists")
+        }
+        var record: FileRecord
+        if let parsed = FileRecord(parsing: bytes), Self.belongs(parsed, to: name) {
+            record = parsed
+        } else {
+            record = FileRecord(
+                secret: bytes, label: item.label ?? key.label, created: item.created ?? mtime, modified: mtime,
+                attributes: item.attributes ?? Dictionary(uniqueKeysWithValues: key.attributes))
+        }
+        record.secret = Array(id.uuidString.utf8)
+        record.attributes.merge(key.storedAttributes(binding: binding)) { _, new in new }
+        record.modified = now()
+        files.removeStaleTemporaries(now: now())
+        try files.write(record.serialized(), to: name, replacing: true, taken: .alreadyExists(key))
+    }
+
+    public func delete(_ item: StoredItem) throws(KeyIDError) {
+        let name = try fileName(of: item)
+        try existingDirectory()?.remove(name)
+    }
+
+    // MARK: Items and their files
+
+    /// The item in file `name`, or `nil` when there is no such file. `key` is the item's
+    /// key when the name tells it.
+    private func readItem(_ name: String, key: ItemKey?, in files: ItemDirectory, details: LookupDetails)
+        throws(KeyIDError) -> StoredItem?
+    {
+        guard let (bytes, mtime) = try files.read(name) else { return nil }
+        let handle = directory + "/" + name
+        if let record = FileRecord(parsing: bytes), Self.belongs(record, to: name) {
+            return StoredItem(
+                handle: handle, secret: details.contains(.secrets) ? record.secret : nil, label: record.label,
+                created: record.created, modified: record.modified, attributes: record.attributes)
+        }
+        return StoredItem(
+            handle: handle, secret: details.contains(.secrets) ? bytes : nil, created: mtime, modified: mtime,
+            attributes: key.map { Dictionary(uniqueKeysWithValues: $0.attributes) })
+    }
+
+    /// Whether a record names the service and account its file is named after.
+    private static func belongs(_ record: FileRecord, to name: String) -> Bool {
+        record.key.map { FileNames.fileName(for: $0) == name } ?? false
+    }
+
+    /// The file name an item's handle points to, which must be an item of this store.
+    private func fileName(of item: StoredItem) throws(KeyIDError) -> String {
+        let prefix = directory + "/"
+        if item.handle.hasPrefix(prefix) {
+            let name = String(item.handle.dropFirst(prefix.count))
+            if FileNames.isItemName(name) { return name }
+        }
+        throw .fileBackend("\(item.handle) is not an ID file in \(directory)")
+    }
+
+    // MARK: The directory
+
+    private var privateDirectory: PrivateDirectory {
+        PrivateDirectory(
+            path: directory, role: "ID directory", parentAdvice: "point XDG_STATE_HOME at your own state directory",
+            failure: KeyIDError.fileBackend)
+    }
+
+    /// The directory, opened once and checked; `nil` while it does not exist.
+    fileprivate func existingDirectory() throws(KeyIDError) -> ItemDirectory? {
+        if let opened { return opened }
+        guard let descriptor = try privateDirectory.openExisting() else { return nil }
+        opened = ItemDirectory(descriptor: descriptor, path: directory)
+        return opened
+    }
+
+    /// The directory, created 0700 (with any missing parents) when it does not exist.
+    private func directoryCreatingIfNeeded() throws(KeyIDError) -> ItemDirectory {
+        if let opened { return opened }
+        let descriptor = try privateDirectory.openCreating { parent throws(KeyIDError) in
+            try Self.makeDirectories(parent)
+        }
+        let files = ItemDirectory(descriptor: descriptor, path: directory)
+        opened = files
+        return files
+    }
+
+    /// Creates every missing directory of `path`, mode 0700.
+    private static func makeDirectories(_ path: String) throws(KeyIDError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
+                throw .fileBackend("cannot create \(prefix): \(POSIX.message(errno))")
+            }
+        }
+    }
+}
+
+extension FileStore: Diagnosable {
+    public func diagnose() -> [Check] {
+        do throws(KeyIDError) {
+            // The directory stays open: the store keeps it for its later calls.
+            guard try existingDirectory() != nil else {
+                return [.ok("ID directory", "\(directory) will be created on first write")]
+            }
+            return [.ok("ID directory", directory)]
+        } catch {
+            return [.fail("ID directory", error)]
+        }
+    }
+}

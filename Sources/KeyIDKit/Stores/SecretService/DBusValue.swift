@@ -1,0 +1,69 @@
+/// A D-Bus value as Swift sees it: what the Secret Service store sends and receives,
+/// converted to and from GVariant in one place (``LibSecretConnection``).
+indirect enum DBusValue: Equatable, Sendable {
+    case string(String)
+    case objectPath(String)
+    case boolean(Bool)
+    case uint32(UInt32)
+    case uint64(UInt64)
+    /// `ay`.
+    case bytes([UInt8])
+    /// An array whose elements have the D-Bus type `elementType` (e.g. `{sv}`, `o`).
+    case array(elementType: String, [DBusValue])
+    case dictEntry(DBusValue, DBusValue)
+    case variant(DBusValue)
+    case tuple([DBusValue])
+    /// A value of a type keyid never reads, with its type string.
+    case other(String)
+
+    /// The text of a string or object path; `nil` for anything else.
+    var text: String? {
+        switch self {
+        case .string(let text), .objectPath(let text): return text
+        default: return nil
+        }
+    }
+
+    /// The `index`th child of a tuple, array or dictionary entry, or what a variant holds
+    /// at index 0; `nil` when there is none.
+    subscript(index: Int) -> DBusValue? {
+        let children: [DBusValue]
+        switch self {
+        case .tuple(let values), .array(_, let values): children = values
+        case .dictEntry(let key, let value): children = [key, value]
+        case .variant(let value): children = [value]
+        default: return nil
+        }
+        return children.indices.contains(index) ? children[index] : nil
+    }
+
+    /// The entries of a dictionary (`a{..}`) as key and value pairs.
+    var entries: [(key: DBusValue, value: DBusValue)] {
+        guard case .array(_, let values) = self else { return [] }
+        return values.compactMap { entry in
+            guard case .dictEntry(let key, let value) = entry else { return nil }
+            return (key, value)
+        }
+    }
+
+    /// An `a{ss}` dictionary as a Swift one.
+    var stringDictionary: [String: String] {
+        var result: [String: String] = [:]
+        for (key, value) in entries {
+            if let name = key.text, let text = value.text { result[name] = text }
+        }
+        return result
+    }
+
+    /// An `a{ss}` value, sorted by name.
+    static func stringDictionary(_ dictionary: [String: String]) -> DBusValue {
+        .array(
+            elementType: "{ss}",
+            dictionary.sorted { $0.key < $1.key }.map { .dictEntry(.string($0.key), .string($0.value)) })
+    }
+
+    /// The `(oayays)` secret struct of a plain session.
+    static func plainSecret(_ secret: [UInt8], session: String) -> DBusValue {
+        .tuple([.objectPath(session), .bytes([]), .bytes(secret), .string("text/plain")])
+    }
+}

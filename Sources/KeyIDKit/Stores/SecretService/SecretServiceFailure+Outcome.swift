@@ -1,0 +1,63 @@
+/// The GError domains and codes keyid acts on, named as GLib's `gioenums.h` and
+/// libsecret's `secret-types.h` name them.
+enum GErrorCode {
+    /// `G_IO_ERROR`: transport failures, e.g. no bus at the address.
+    static let ioDomain = "g-io-error-quark"
+    /// `G_DBUS_ERROR`: D-Bus's own errors, from the bus or a peer.
+    static let dbusDomain = "g-dbus-error-quark"
+    /// `SECRET_ERROR`: libsecret's errors.
+    static let secretDomain = "secret-error"
+
+    static let ioFailed: Int32 = 0  // G_IO_ERROR_FAILED: "Cannot autolaunch D-Bus"
+    static let ioNotFound: Int32 = 1  // G_IO_ERROR_NOT_FOUND: no socket at the address
+    static let ioInvalidArgument: Int32 = 13  // G_IO_ERROR_INVALID_ARGUMENT: empty or bad address
+    static let ioPermissionDenied: Int32 = 14  // G_IO_ERROR_PERMISSION_DENIED
+    static let ioTimedOut: Int32 = 24  // G_IO_ERROR_TIMED_OUT: a stalled daemon
+    static let ioConnectionRefused: Int32 = 39  // G_IO_ERROR_CONNECTION_REFUSED: a stale socket
+
+    static let dbusServiceUnknown: Int32 = 2  // G_DBUS_ERROR_SERVICE_UNKNOWN: nobody owns the name
+    static let dbusNameHasNoOwner: Int32 = 3  // G_DBUS_ERROR_NAME_HAS_NO_OWNER
+    static let dbusBadAddress: Int32 = 6  // G_DBUS_ERROR_BAD_ADDRESS
+    static let dbusNoServer: Int32 = 11  // G_DBUS_ERROR_NO_SERVER
+    static let dbusTimeout: Int32 = 12  // G_DBUS_ERROR_TIMEOUT
+    static let dbusUnknownMethod: Int32 = 19  // G_DBUS_ERROR_UNKNOWN_METHOD: gnome-keyring's "no such object"
+    static let dbusUnknownObject: Int32 = 41  // G_DBUS_ERROR_UNKNOWN_OBJECT: KWallet's and KeePassXC's
+
+    static let secretIsLocked: Int32 = 2  // SECRET_ERROR_IS_LOCKED
+}
+
+extension SecretServiceFailure {
+    /// Whether this failure is `domain`'s `code`.
+    func `is`(_ domain: String, _ code: Int32) -> Bool {
+        self.domain == domain && self.code == code
+    }
+
+    /// No object answers at the path: UnknownMethod (gnome-keyring) or UnknownObject
+    /// (KWallet, KeePassXC).
+    var isNoSuchObject: Bool {
+        `is`(GErrorCode.dbusDomain, GErrorCode.dbusUnknownMethod)
+            || `is`(GErrorCode.dbusDomain, GErrorCode.dbusUnknownObject)
+    }
+
+    /// The user-facing outcome this failure stands for (the error space measured on
+    /// libsecret 0.20.5, GLib 2.74 and gnome-keyring 42.1).
+    var outcome: KeyIDError {
+        switch (domain, code) {
+        case (GErrorCode.ioDomain, GErrorCode.ioTimedOut), (GErrorCode.dbusDomain, GErrorCode.dbusTimeout):
+            return .timedOut("the Secret Service did not answer in time (\(operation): \(message))")
+        case (GErrorCode.ioDomain, GErrorCode.ioFailed), (GErrorCode.ioDomain, GErrorCode.ioNotFound),
+            (GErrorCode.ioDomain, GErrorCode.ioInvalidArgument), (GErrorCode.ioDomain, GErrorCode.ioPermissionDenied),
+            (GErrorCode.ioDomain, GErrorCode.ioConnectionRefused), (GErrorCode.dbusDomain, GErrorCode.dbusBadAddress),
+            (GErrorCode.dbusDomain, GErrorCode.dbusNoServer):
+            return .unavailable(.noBus(message))
+        case (GErrorCode.dbusDomain, GErrorCode.dbusServiceUnknown),
+            (GErrorCode.dbusDomain, GErrorCode.dbusNameHasNoOwner):
+            return .unavailable(.noProvider)
+        case (GErrorCode.secretDomain, GErrorCode.secretIsLocked):
+            return .locked(
+                "the keyring is locked; unlock it, or run keyid without --no-prompt to be asked for its password")
+        default:
+            return .keyring(self)
+        }
+    }
+}

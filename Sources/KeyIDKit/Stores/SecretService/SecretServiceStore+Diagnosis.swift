@@ -1,0 +1,54 @@
+/// `keyid doctor`'s checks of the session bus, the provider and the default keyring.
+extension SecretServiceStore: Diagnosable {
+    public func diagnose() -> [Check] {
+        let connection: LibSecretConnection
+        do {
+            connection = try self.connection()
+        } catch {
+            if case .unavailable(.noLibrary) = error { return [.fail("libsecret", error)] }
+            return [.fail(error.exitCode == ExitStatus.unavailable.rawValue ? "session bus" : "libsecret", error)]
+        }
+        var checks: [Check] = [.ok("session bus", "connected")]
+        do {
+            let reply = try connection.call(
+                "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID",
+                [.string("org.freedesktop.secrets")], destination: "org.freedesktop.DBus")
+            guard case .uint32(let pid) = reply.first else {
+                return checks + [.fail("secret service", .unavailable(.noProvider))]
+            }
+            checks.append(.ok("secret service", Self.providerName(pid: pid)))
+        } catch {
+            return checks + [.fail("secret service", error.outcome)]
+        }
+        do {
+            guard let collection = try connection.collection(alias: "default") else {
+                return checks + [.fail("default keyring", .unavailable(.noDefaultKeyring))]
+            }
+            if collection.locked {
+                checks.append(
+                    .warning(
+                        "default keyring",
+                        "\(collection.path) is locked: keyid will ask to unlock it, or exit 4 with --no-prompt"))
+            } else {
+                checks.append(.ok("default keyring", "\(collection.path), unlocked"))
+            }
+        } catch {
+            checks.append(.fail("default keyring", error.outcome))
+        }
+        return checks
+    }
+
+    /// The provider's name, from the program that owns the bus name.
+    static func providerName(pid: UInt32) -> String {
+        guard case .success(let bytes) = POSIX.readFile("/proc/\(pid)/comm", limit: 64) else {
+            return "process \(pid)"
+        }
+        let program = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "?"
+        let names = [
+            "gnome-keyring-d": "gnome-keyring", "kwalletd5": "KWallet", "kwalletd6": "KWallet",
+            "keepassxc": "KeePassXC",
+        ]
+        let known = names[program].map { "\($0) (" } ?? "("
+        return "\(known)\(program == "gnome-keyring-d" ? "gnome-keyring-daemon" : program), pid \(pid))"
+    }
+}

@@ -1,0 +1,47 @@
+/// Where gnome-keyring, KWallet and KeePassXC answer differently, and how the store copes.
+extension SecretServiceStore {
+    /// Finishes a `CreateItem` whose reply named `prompt`. KeePassXC answers every
+    /// CreateItem with item "/" and a prompt that stores it; a dismissed one stored nothing.
+    func completeCreation(prompt: String, key: ItemKey) throws(KeyIDError) {
+        if prompt != "/", try runPrompt(prompt) == nil {
+            throw .locked("the ID for \(key) was not stored: the keyring's prompt was dismissed")
+        }
+    }
+
+    /// Finishes a `Delete` whose reply named `prompt`. KeePassXC answers every Delete with a
+    /// prompt, which asks for confirmation when its "confirm deletion" option is on (its
+    /// default). A dismissed prompt completes much like a confirmed one (libsecret's own
+    /// delete reports it as a deletion), so look whether the item is still there.
+    func confirmDeletion(of item: StoredItem, prompt: String) throws(KeyIDError) {
+        guard prompt != "/" else { return }
+        _ = try runPrompt(prompt)
+        if try exists(item) {
+            throw .locked("the item \(item.handle) was not deleted: the keyring's prompt was dismissed")
+        }
+    }
+
+    /// Sets an item's attributes to `wanted`. KeePassXC refuses to have its own attributes
+    /// (Title, Uuid, ...) set, and keeps them when given only keyid's: `own`.
+    func setAttributes(of item: StoredItem, to wanted: [String: String], keeping own: [String: String])
+        throws(KeyIDError)
+    {
+        do {
+            try writeAttributes(of: item, wanted)
+        } catch .failed(.keyring) {
+            try writeAttributes(of: item, own)
+        }
+    }
+
+    /// Whether the item is still there: its object still answers.
+    private func exists(_ item: StoredItem) throws(KeyIDError) -> Bool {
+        let connection = try connection()
+        do {
+            _ = try connection.call(
+                item.handle, Self.propertiesInterface, "Get", [.string(Self.itemInterface), .string("Locked")])
+            return true
+        } catch {
+            if error.isNoSuchObject { return false }
+            throw error.outcome
+        }
+    }
+}

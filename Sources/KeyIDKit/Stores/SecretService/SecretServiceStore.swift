@@ -1,0 +1,256 @@
+/// The freedesktop Secret Service, over D-Bus through libsecret (``LibSecretConnection``).
+///
+/// Items are looked up with a NULL schema by exactly `service` and `account`, as
+/// `secret-tool` does. Searches never unlock as a side effect: locked matches are unlocked
+/// explicitly (which may prompt) only when prompting is allowed, and are otherwise reported
+/// as locked. Values travel in a `plain` Secret Service session (see the README's
+/// "Performance" section); items are created with `replace = false` and updated in place
+/// with `Item.SetSecret`. What differs between providers is handled in
+/// `SecretServiceStore+Providers.swift`.
+public final class SecretServiceStore: SecretStore {
+    /// Where `CreateItem` goes: the provider's default collection.
+    static let defaultCollection = "/org/freedesktop/secrets/aliases/default"
+    static let serviceInterface = "org.freedesktop.Secret.Service"
+    static let itemInterface = "org.freedesktop.Secret.Item"
+    static let propertiesInterface = "org.freedesktop.DBus.Properties"
+
+    let allowPrompt: Bool
+    private var opened: LibSecretConnection?
+    private var session: String?
+
+    /// Connects lazily, on the first call that needs the service.
+    public init(allowPrompt: Bool) {
+        self.allowPrompt = allowPrompt
+    }
+
+    public func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+        try search(key.attributes, details: details, what: "the ID for \(key)")
+    }
+
+    public func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+        let wanted = [ItemKey.markerAttribute] + (service.map { [(ItemKey.serviceAttribute, $0)] } ?? [])
+        return try search(
+            wanted, details: details.union(.metadata),
+            what: service.map { "the IDs of service '\($0)'" } ?? "keyid's IDs")
+    }
+
+    /// Items whose attributes include `wanted`, unlocking (or reporting) locked ones.
+    private func search(_ wanted: [(String, String)], details: LookupDetails, what: String) throws(KeyIDError)
+        -> [StoredItem]
+    {
+        let connection = try connection()
+        let found = try mapped { () throws(SecretServiceFailure) in try connection.search(wanted) }
+        var paths = found.unlocked
+        if !found.locked.isEmpty {
+            try unlock(found.locked, what: "the keyring holding \(what)")
+            paths += found.locked
+        } else if paths.isEmpty, try unlockDefaultCollectionIfLocked(what) {
+            // Some providers cannot search a locked keyring: look again now that it is open.
+            return try search(wanted, details: details, what: what)
+        }
+        var items = paths.map { StoredItem(handle: $0) }
+        if details.contains(.secrets), !items.isEmpty {
+            let secrets = try self.secrets(for: paths)
+            for index in items.indices {
+                guard let secret = secrets[items[index].handle] else {
+                    throw .keyring(
+                        SecretServiceFailure(
+                            operation: "GetSecrets", domain: "", code: 0,
+                            message: "no value came back for \(items[index].handle)"))
+                }
+                items[index].secret = secret
+            }
+        }
+        if details.contains(.metadata) || items.count > 1 {
+            for index in items.indices {
+                try loadMetadata(&items[index])
+            }
+        } else if details.contains(.attributes) {
+            // One property, not GetAll: gnome-keyring looks every property up separately,
+            // which costs milliseconds each in a keyring of thousands of items.
+            for index in items.indices {
+                items[index].attributes = try itemProperty(items[index].handle, "Attributes").stringDictionary
+            }
+        }
+        return items
+    }
+
+    public func add(_ id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError) {
+        let session = try openSession()
+        let properties = DBusValue.array(
+            elementType: "{sv}",
+            [
+                .dictEntry(.string(Self.itemInterface + ".Label"), .variant(.string(key.label))),
+                .dictEntry(
+                    .string(Self.itemInterface + ".Attributes"),
+                    .variant(.stringDictionary(key.storedAttributes(binding: binding)))),
+            ])
+        let arguments: [DBusValue] = [
+            properties, .plainSecret(Array(id.uuidString.utf8), session: session), .boolean(false),
+        ]
+        let connection = try connection()
+        var attempt = 0
+        while true {
+            attempt += 1
+            let reply: [DBusValue]
+            do {
+                reply = try connection.call(
+                    Self.defaultCollection, "org.freedesktop.Secret.Collection", "CreateItem", arguments)
+            } catch {
+                if error.isNoSuchObject {
+                    // No object answers at the default alias: the provider has no default keyring.
+                    throw .unavailable(.noDefaultKeyring)
+                }
+                guard error.is(GErrorCode.secretDomain, GErrorCode.secretIsLocked), attempt == 1 else {
+                    throw error.outcome
+                }
+                try unlock([try defaultCollectionPath()], what: "the default keyring")
+                continue
+            }
+            try completeCreation(prompt: reply.count > 1 ? reply[1].text ?? "/" : "/", key: key)
+            return
+        }
+    }
+
+    public func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?)
+        throws(KeyIDError)
+    {
+        let session = try openSession()
+        _ = try request(
+            item.handle, Self.itemInterface, "SetSecret", [.plainSecret(Array(id.uuidString.utf8), session: session)])
+        // The ID is keyid's now: mark it and bind it to this machine.
+        guard let attributes = item.attributes else { return }
+        let own = key.storedAttributes(binding: binding)
+        let wanted = attributes.merging(own) { _, new in new }
+        if wanted != attributes {
+            try setAttributes(of: item, to: wanted, keeping: own)
+        }
+    }
+
+    public func delete(_ item: StoredItem) throws(KeyIDError) {
+        let reply = try request(item.handle, Self.itemInterface, "Delete", [])
+        try confirmDeletion(of: item, prompt: reply.first?.text ?? "/")
+    }
+
+    /// Sets an item's attributes (`Properties.Set`).
+    func writeAttributes(of item: StoredItem, _ attributes: [String: String]) throws(KeyIDError) {
+        _ = try request(
+            item.handle, Self.propertiesInterface, "Set",
+            [.string(Self.itemInterface), .string("Attributes"), .variant(.stringDictionary(attributes))])
+    }
+
+    // MARK: - Steps
+
+    /// The connection, opened on first use.
+    func connection() throws(KeyIDError) -> LibSecretConnection {
+        if let opened { return opened }
+        let connection = try LibSecretConnection.open()
+        opened = connection
+        return connection
+    }
+
+    /// Runs a connection call, mapping its failure onto the outcome users see.
+    func mapped<T>(_ body: () throws(SecretServiceFailure) -> T) throws(KeyIDError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw error.outcome
+        }
+    }
+
+    /// Calls a method (see ``LibSecretConnection/call(_:_:_:_:destination:)``) with its
+    /// failure mapped onto the outcome users see.
+    func request(_ path: String?, _ interface: String, _ method: String, _ arguments: [DBusValue])
+        throws(KeyIDError) -> [DBusValue]
+    {
+        let connection = try connection()
+        return try mapped { () throws(SecretServiceFailure) in
+            try connection.call(path, interface, method, arguments)
+        }
+    }
+
+    /// Opens (once) a `plain` session for moving values; returns its object path.
+    private func openSession() throws(KeyIDError) -> String {
+        if let session { return session }
+        let reply = try request(nil, Self.serviceInterface, "OpenSession", [.string("plain"), .variant(.string(""))])
+        let path = reply.count > 1 ? reply[1].text ?? "/" : "/"
+        session = path
+        return path
+    }
+
+    /// Unlocks `paths`, which may show a prompt; throws ``KeyIDError/locked(_:)`` when
+    /// prompting is not allowed or the prompt did not unlock them all.
+    private func unlock(_ paths: [String], what: String) throws(KeyIDError) {
+        guard allowPrompt else {
+            throw .locked("\(what) is locked; unlock it, or run without --no-prompt to be asked for its password")
+        }
+        let connection = try connection()
+        let count = try mapped { () throws(SecretServiceFailure) in try connection.unlock(paths) }
+        if count < paths.count {
+            throw .locked(
+                "\(what) is locked and was not unlocked (the unlock prompt was dismissed or could not be shown)")
+        }
+    }
+
+    /// A search that found nothing proves nothing while the default keyring is locked.
+    /// Unlocks it (returning true) when prompting is allowed; otherwise reports it locked.
+    private func unlockDefaultCollectionIfLocked(_ what: String) throws(KeyIDError) -> Bool {
+        let connection = try connection()
+        let collection = try mapped { () throws(SecretServiceFailure) in try connection.collection(alias: "default") }
+        guard let collection, collection.locked else { return false }
+        try unlock([collection.path], what: "the default keyring, which may hold \(what),")
+        return true
+    }
+
+    private func defaultCollectionPath() throws(KeyIDError) -> String {
+        let connection = try connection()
+        guard let path = try mapped({ () throws(SecretServiceFailure) in try connection.readAlias("default") }) else {
+            throw .unavailable(.noDefaultKeyring)
+        }
+        return path
+    }
+
+    /// Runs a prompt the provider returned. Returns the object path it completed with (what
+    /// CreateItem's prompt gives), or nil when it gave none or was dismissed.
+    func runPrompt(_ prompt: String) throws(KeyIDError) -> String? {
+        let connection = try connection()
+        let result = try mapped { () throws(SecretServiceFailure) in try connection.prompt(prompt) }
+        guard case .objectPath(let path) = result, path != "/" else { return nil }
+        return path
+    }
+
+    /// `GetSecrets` in the plain session: item path to value.
+    private func secrets(for paths: [String]) throws(KeyIDError) -> [String: [UInt8]] {
+        let session = try openSession()
+        let reply = try request(
+            nil, Self.serviceInterface, "GetSecrets",
+            [.array(elementType: "o", paths.map(DBusValue.objectPath)), .objectPath(session)])
+        var result: [String: [UInt8]] = [:]
+        for (path, secret) in reply.first?.entries ?? [] {
+            guard let path = path.text else { continue }
+            if case .bytes(let bytes) = secret[2] { result[path] = bytes } else { result[path] = [] }
+        }
+        return result
+    }
+
+    /// Label, times and attributes of an item, in one `Properties.GetAll` call.
+    private func loadMetadata(_ item: inout StoredItem) throws(KeyIDError) {
+        let reply = try request(item.handle, Self.propertiesInterface, "GetAll", [.string(Self.itemInterface)])
+        for (name, boxed) in reply.first?.entries ?? [] {
+            let value = boxed[0]
+            switch name.text {
+            case "Label": item.label = value?.text
+            case "Created": if case .uint64(let time) = value { item.created = time }
+            case "Modified": if case .uint64(let time) = value { item.modified = time }
+            case "Attributes": item.attributes = value?.stringDictionary
+            default: break
+            }
+        }
+    }
+
+    /// One property of an item, unboxed from its variant.
+    func itemProperty(_ path: String, _ name: String) throws(KeyIDError) -> DBusValue {
+        let reply = try request(path, Self.propertiesInterface, "Get", [.string(Self.itemInterface), .string(name)])
+        return reply.first?[0] ?? .other("")
+    }
+}

@@ -1,0 +1,109 @@
+import Glibc
+
+/// An exclusive advisory lock (`flock`) on keyid's lock file, held from acquisition until
+/// the owner is released. It serialises keyid's own read-modify-write sequences, so that
+/// concurrent `get --create` runs agree on one ID.
+public final class LockFile {
+    /// The lock file's path.
+    public let path: String
+    private let descriptor: Int32
+
+    private init(path: String, descriptor: Int32) {
+        self.path = path
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// The directory keyid keeps its lock in: `<runtime directory>/keyid`, else
+    /// `<cache home>/keyid`, else `<home>/.cache/keyid` (the XDG base directories, each
+    /// given only when it is an absolute path).
+    public static func directory(runtimeDirectory: String?, cacheHome: String?, home: String?) throws(KeyIDError)
+        -> String
+    {
+        if let runtimeDirectory { return runtimeDirectory + "/keyid" }
+        if let cacheHome { return cacheHome + "/keyid" }
+        if let home { return home + "/.cache/keyid" }
+        throw .lockFile("cannot place the lock file: set XDG_RUNTIME_DIR or HOME to an absolute path")
+    }
+
+    private static func privateDirectory(_ directory: String) -> PrivateDirectory {
+        PrivateDirectory(
+            path: directory, role: "lock directory",
+            parentAdvice: "point XDG_RUNTIME_DIR at your own runtime directory", failure: KeyIDError.lockFile)
+    }
+
+    /// Creates (if needed) the 0700 directory and the 0600 file `lock` inside it, refusing
+    /// symbolic links and anything owned by another user, then waits for the lock. The
+    /// directory's parent must belong to the user or to root: whoever owns it could replace
+    /// the directory, and with it the lock.
+    public static func acquire(in directory: String) throws(KeyIDError) -> LockFile {
+        let directoryDescriptor = try privateDirectory(directory).openCreating { parent throws(KeyIDError) in
+            if mkdir(parent, 0o700) != 0, errno != EEXIST {
+                throw .lockFile("cannot create \(parent): \(POSIX.message(errno))")
+            }
+        }
+        defer { close(directoryDescriptor) }
+        let path = directory + "/lock"
+        let descriptor = POSIX.retrying {
+            openat(directoryDescriptor, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0o600)
+        }
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ELOOP {
+                throw .lockFile("the lock file \(path) is a symbolic link; remove it")
+            }
+            throw .lockFile("cannot open the lock file \(path): \(POSIX.message(code))")
+        }
+        let lock = LockFile(path: path, descriptor: descriptor)
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw .lockFile("cannot inspect the lock file \(path): \(POSIX.message(errno))")
+        }
+        try checkFile(info, path)
+        guard POSIX.retrying({ flock(descriptor, LOCK_EX) }) == 0 else {
+            throw .lockFile("cannot lock \(path): \(POSIX.message(errno))")
+        }
+        return lock
+    }
+
+    /// Checks, without creating or locking anything, that ``acquire(in:)`` would accept
+    /// `directory`; returns what it found, or throws what `acquire` would throw.
+    public static func inspect(_ directory: String) throws(KeyIDError) -> String {
+        let found = try privateDirectory(directory).inspect()
+        let path = directory + "/lock"
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            try checkFile(info, path)
+        }
+        return found
+    }
+
+    private static func checkFile(_ info: stat, _ path: String) throws(KeyIDError) {
+        if info.st_mode & S_IFMT != S_IFREG || info.st_nlink != 1 {
+            throw .lockFile("the lock file \(path) is not a plain file (or is a symbolic link); remove it")
+        }
+        if info.st_uid != geteuid() {
+            throw .lockFile("the lock file \(path) belongs to user \(info.st_uid), not to you; remove it")
+        }
+    }
+}
+
+/// Serialises writes with keyid's lock file, across processes.
+public struct LockFileSerializer: WriteSerializer {
+    /// Where the lock file's directory is, asked for when a write needs it (see
+    /// ``LockFile/directory(runtimeDirectory:cacheHome:home:)``).
+    let directory: @Sendable () throws(KeyIDError) -> String
+
+    public init(directory: @escaping @Sendable () throws(KeyIDError) -> String) {
+        self.directory = directory
+    }
+
+    public func exclusively<T>(_ body: () throws(KeyIDError) -> T) throws(KeyIDError) -> T {
+        let held = try LockFile.acquire(in: directory())
+        defer { withExtendedLifetime(held) {} }
+        return try body()
+    }
+}

@@ -1,0 +1,71 @@
+import Glibc
+
+/// The one place keyid meets the C library's conventions: errno messages, retrying calls
+/// that a signal interrupted, and reading or writing a descriptor whole.
+enum POSIX {
+    /// The C library's description of an `errno` value (`strerror`).
+    static func message(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+
+    /// Calls `body` again for as long as it fails with `EINTR`; returns its last result,
+    /// with `errno` as that call left it.
+    static func retrying<Result: BinaryInteger>(_ body: () -> Result) -> Result {
+        while true {
+            let result = body()
+            if result == -1, errno == EINTR { continue }
+            return result
+        }
+    }
+
+    /// Reads a descriptor to its end or to `limit` + 1 bytes, whichever comes first;
+    /// `nil` on a read error (with `errno` set).
+    static func readAll(_ descriptor: Int32, limit: Int) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count <= limit {
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                retrying { read(descriptor, buffer.baseAddress, buffer.count) }
+            }
+            if count < 0 { return nil }
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+        }
+        return bytes
+    }
+
+    /// Writes every byte; returns 0, or the `errno` of the write that failed.
+    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer in
+                retrying { write(descriptor, buffer.baseAddress! + offset, buffer.count - offset) }
+            }
+            if count < 0 { return errno }
+            offset += count
+        }
+        return 0
+    }
+
+    /// The whole of a small file (at most `limit` + 1 bytes are read), or the `errno` of
+    /// the call that failed.
+    static func readFile(_ path: String, limit: Int) -> Swift.Result<[UInt8], CodeError> {
+        let descriptor = retrying { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) }
+        guard descriptor >= 0 else { return .failure(CodeError(code: errno)) }
+        defer { close(descriptor) }
+        guard let bytes = readAll(descriptor, limit: limit) else { return .failure(CodeError(code: errno)) }
+        return .success(bytes)
+    }
+
+    /// Whether a descriptor is a terminal (`isatty`).
+    static func isTerminal(_ descriptor: Int32) -> Bool {
+        isatty(descriptor) == 1
+    }
+
+    /// An `errno` value, as an error.
+    struct CodeError: Error {
+        var code: Int32
+        var message: String { POSIX.message(code) }
+    }
+}

@@ -1,0 +1,101 @@
+import KeyIDKit
+
+/// A secret store held in memory, for fast command tests. It behaves like the Secret
+/// Service where keyid depends on it: subset matching, locking, timestamps.
+public final class MemoryStore: SecretStore {
+    /// One stored item.
+    public struct Entry: Equatable, Sendable {
+        public var attributes: [String: String]
+        public var label: String
+        public var secret: [UInt8]
+        public var created: UInt64
+        public var modified: UInt64
+    }
+
+    /// Items by handle.
+    public private(set) var entries: [String: Entry] = [:]
+    /// When true, every call behaves like a locked keyring.
+    public var isLocked = false
+    /// When set, every call throws it, as an unreachable service would.
+    public var failure: KeyIDError?
+    /// The time new and modified items get.
+    public var now: UInt64 = 1_700_000_000
+    private var nextHandle = 1
+
+    public init() {}
+
+    /// Adds an item directly, as another tool would; returns its handle.
+    @discardableResult
+    public func insert(attributes: [String: String], secret: [UInt8], created: UInt64? = nil, label: String = "")
+        -> String
+    {
+        let handle = "/memory/\(nextHandle)"
+        nextHandle += 1
+        let time = created ?? now
+        entries[handle] = Entry(
+            attributes: attributes, label: label, secret: secret, created: time, modified: time)
+        return handle
+    }
+
+    public func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+        try check()
+        return search(key.attributes, details)
+    }
+
+    public func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+        try check()
+        return search([ItemKey.markerAttribute] + (service.map { [(ItemKey.serviceAttribute, $0)] } ?? []), details)
+    }
+
+    public func add(_ id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError) {
+        try check()
+        insert(attributes: key.storedAttributes(binding: binding), secret: Array(id.uuidString.utf8), label: key.label)
+    }
+
+    public func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?)
+        throws(KeyIDError)
+    {
+        try check()
+        guard entries[item.handle] != nil else {
+            throw .keyring(
+                SecretServiceFailure(operation: "replace", domain: "", code: 0, message: "no such item \(item.handle)"))
+        }
+        entries[item.handle]?.secret = Array(id.uuidString.utf8)
+        entries[item.handle]?.modified = now
+        entries[item.handle]?.attributes.merge(key.storedAttributes(binding: binding)) { _, new in new }
+    }
+
+    public func delete(_ item: StoredItem) throws(KeyIDError) {
+        try check()
+        entries[item.handle] = nil
+    }
+
+    private func search(_ wanted: [(String, String)], _ details: LookupDetails) -> [StoredItem] {
+        entries.filter { _, entry in wanted.allSatisfy { entry.attributes[$0.0] == $0.1 } }.map { handle, entry in
+            StoredItem(
+                handle: handle, secret: details.contains(.secrets) ? entry.secret : nil, label: entry.label,
+                created: entry.created, modified: entry.modified, attributes: entry.attributes)
+        }
+    }
+
+    private func check() throws(KeyIDError) {
+        if let failure { throw failure }
+        if isLocked { throw .locked("the keyring is locked") }
+    }
+}
+
+extension MemoryStore: Diagnosable {
+    public func diagnose() -> [Check] {
+        if let failure { return [.fail("store", failure)] }
+        return [isLocked ? .warning("store", "in memory, locked") : .ok("store", "in memory")]
+    }
+}
+
+/// Runs every write at once: for tests where one thread is all there is.
+public struct Unserialized: WriteSerializer {
+    public init() {}
+
+    public func exclusively<T>(_ body: () throws(KeyIDError) -> T) throws(KeyIDError) -> T {
+        try body()
+    }
+}
