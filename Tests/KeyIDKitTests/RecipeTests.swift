@@ -44,6 +44,55 @@ struct RecipeTests {
         return (directory, directory + "/record")
     }
 
+    /// Runs an Ansible program with keyid from `shims` first on `PATH`. Ansible refuses to
+    /// start without a UTF-8 locale.
+    static func ansible(_ program: String, _ arguments: [String], shims: String, environment: [String: String?] = [:])
+        throws -> ProcessOutcome
+    {
+        try runProgram(
+            "/usr/bin/" + program, arguments,
+            environment: environment.merging(["PATH": shims + ":/usr/bin:/bin", "LC_ALL": "C.UTF-8"]) { a, _ in a })
+    }
+
+    /// `ansible_local` as `ansible localhost -m setup` shows it with `examples/keyid.fact` in
+    /// its fact directory.
+    static func localFacts(environment: [String: String?]) throws -> [String: Any] {
+        let (shims, _) = try Self.shims()
+        defer { try? FileManager.default.removeItem(atPath: shims) }
+        let facts = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: facts) }
+        try FileManager.default.createSymbolicLink(
+            atPath: facts + "/keyid.fact", withDestinationPath: examples + "keyid.fact")
+        let run = try ansible(
+            "ansible", ["localhost", "-c", "local", "-m", "setup", "-a", "filter=ansible_local fact_path=\(facts)"],
+            shims: shims, environment: environment)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let prefix = "localhost | SUCCESS => "
+        try #require(run.stdout.hasPrefix(prefix), "\(run.stdout)\(run.stderr)")
+        let result = try parseJSON(String(run.stdout.dropFirst(prefix.count)))
+        return (result["ansible_facts"] as? [String: Any])?["ansible_local"] as? [String: Any] ?? [:]
+    }
+
+    /// Runs `examples/ansible-playbook.yaml` on localhost and returns its output and the
+    /// counters of its recap line (`ok`, `changed`, `failed`, ...).
+    static func playbook(_ arguments: [String], shims: String) throws -> (run: ProcessOutcome, recap: [String: Int]) {
+        let run = try ansible(
+            "ansible-playbook", ["-i", "localhost,", "-c", "local", examples + "ansible-playbook.yaml"] + arguments,
+            shims: shims)
+        let line = run.stdout.split(separator: "\n").last { $0.hasPrefix("localhost ") && $0.contains("changed=") }
+        var recap: [String: Int] = [:]
+        for field in line?.split(separator: " ") ?? [] {
+            let parts = field.split(separator: "=")
+            if parts.count == 2, let count = Int(parts[1]) { recap[String(parts[0])] = count }
+        }
+        return (run, recap)
+    }
+
+    /// The ID in the playbook's last message, `device ID`.
+    static func shownID(_ output: String) -> String? {
+        output.components(separatedBy: "\"msg\": \"device ").last.map { String($0.prefix { $0 != "\"" }) }
+    }
+
     @Test(
         "the systemd user unit and the autostart entry, run as systemd and a desktop run them, export KEYID_DEVICE_ID",
         arguments: [
@@ -105,6 +154,81 @@ struct RecipeTests {
         #expect(run.stdout.contains("Valid cloud-config: "), "\(run.stdout)")
     }
 
+    @Test("the Ansible local fact shows the user's ID as keyid get --json prints it")
+    func ansibleFact() throws {
+        let service = TestEnvironment.uniqueService()
+        let created = try keyid(["create", "--service", service])
+        try #require(created.status == 0)
+        let fact = try Self.localFacts(environment: ["KEYID_SERVICE": service])["keyid"] as? [String: Any]
+        #expect(fact?["id"] as? String == created.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(fact?["service"] as? String == service)
+        #expect(fact?["account"] as? String == "device-id")
+    }
+
+    @Test(
+        "when keyid fails, the Ansible local fact is JSON with the error, keyid's exit status and its message",
+        arguments: [
+            ("not found", 1, ["KEYID_SERVICE": TestEnvironment.uniqueService("fact")]),
+            ("no Secret Service", 5, ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"]),
+        ])
+    func ansibleFactFailure(error: String, status: Int, environment: [String: String]) throws {
+        let fact = try Self.localFacts(environment: environment)["keyid"] as? [String: Any]
+        #expect(fact?["error"] as? String == error)
+        #expect(fact?["status"] as? Int == status)
+        #expect((fact?["message"] as? String)?.hasPrefix("keyid: ") == true, "\(String(describing: fact))")
+        #expect(fact?["id"] == nil)
+    }
+
+    @Test(
+        "the playbook creates the ID on its first run (changed=1) and changes nothing on its second (changed=0)",
+        arguments: ["secret-service", "file"])
+    func playbookIdempotent(backend: String) throws {
+        let (shims, _) = try Self.shims()
+        defer { try? FileManager.default.removeItem(atPath: shims) }
+        let service = TestEnvironment.uniqueService()
+        let variables = ["-e", "keyid_service=\(service)", "-e", "keyid_backend=\(backend)"]
+
+        let first = try Self.playbook(variables, shims: shims)
+        #expect(first.run.status == 0, "\(first.run.stdout)\(first.run.stderr)")
+        #expect(first.recap["changed"] == 1 && first.recap["failed"] == 0, "\(first.run.stdout)")
+        let stored = try keyid(["get", "--service", service, "--backend", backend])
+        #expect(stored.status == 0)
+        let id = stored.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(Self.shownID(first.run.stdout) == id)
+
+        let second = try Self.playbook(variables, shims: shims)
+        #expect(second.run.status == 0, "\(second.run.stdout)\(second.run.stderr)")
+        #expect(second.recap["changed"] == 0 && second.recap["failed"] == 0, "\(second.run.stdout)")
+        #expect(Self.shownID(second.run.stdout) == id)
+        #expect(try keyid(["get", "--service", service, "--backend", backend]).stdout == stored.stdout)
+    }
+
+    @Test("the playbook reports no change, and the stored ID, when another program creates the ID between its steps")
+    func playbookRace() throws {
+        // A keyid whose first get finds nothing and whose create loses to another program.
+        let shims = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: shims) }
+        let keyid = TestEnvironment.binary!
+        Self.writeScript(
+            shims + "/keyid",
+            """
+            #!/bin/sh
+            case $1 in
+                get) [ -e "\(shims)/missed" ] || { : >"\(shims)/missed"; exit 1; } ;;
+                create) "\(keyid)" "$@" >/dev/null && exit 3 ;;
+            esac
+            exec "\(keyid)" "$@"
+
+            """)
+        let service = TestEnvironment.uniqueService()
+
+        let outcome = try Self.playbook(["-e", "keyid_service=\(service)"], shims: shims)
+        #expect(outcome.run.status == 0, "\(outcome.run.stdout)\(outcome.run.stderr)")
+        #expect(outcome.recap["changed"] == 0 && outcome.recap["failed"] == 0, "\(outcome.run.stdout)")
+        let stored = try runProgram(keyid, ["get", "--service", service])
+        #expect(stored.status == 0)
+        #expect(Self.shownID(outcome.run.stdout) == stored.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
 }
 
 /// The readers of `Exec` lines that the recipe tests rely on.
