@@ -10,11 +10,14 @@ bench="time python3-dbus python3-venv"
 # The other Secret Service providers the tests run against (Tests/Harness/providers/), installed
 # without their recommendations: they run headless.
 providers="keepassxc libkf5wallet-bin libqca-qt5-2-plugins"
+# The real tools that check the recipes in examples/, also without their recommendations
+# (ansible-core's would bring the whole Ansible collection set).
+recipes="ansible-core cloud-init desktop-file-utils systemd"
 
 case ${1:-build} in
     build) wanted="$build" ;;
     run) wanted="$build $runtime" ;;
-    test) wanted="$build $runtime $test $bench $providers" ;;
+    test) wanted="$build $runtime $test $bench $providers $recipes" ;;
     bench) wanted="$build $runtime $bench" ;;
     order) wanted="$build $runtime python3 valgrind" ;;
     *) echo "install-deps.sh: unknown purpose $1" >&2; exit 2 ;;
@@ -40,7 +43,7 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 plain= lean=
 for package in $missing; do
-    case " $providers " in
+    case " $providers $recipes " in
         *" $package "*) lean="$lean $package" ;;
         *) plain="$plain $package" ;;
     esac

@@ -4,11 +4,14 @@ import Testing
 @testable import KeyIDKit
 @testable import KeyIDTestSupport
 
-/// The README's recipes in `examples/`, run as their hosts would run them.
+/// The README's recipes in `examples/`, checked by the programs that read them (Debian 12's
+/// ansible-core, cloud-init, desktop-file-utils and systemd) and run as those programs run them.
 @Suite("Recipes in examples/", .tags(.endToEnd), .enabled(if: TestEnvironment.canRunBinary))
 struct RecipeTests {
+    static let examples = TestEnvironment.root + "/examples/"
+
     static func example(_ name: String) throws -> String {
-        try String(contentsOfFile: TestEnvironment.root + "/examples/" + name, encoding: .utf8)
+        try String(contentsOfFile: examples + name, encoding: .utf8)
     }
 
     /// The value of the first `key=` line of a unit or desktop file.
@@ -16,40 +19,217 @@ struct RecipeTests {
         text.split(separator: "\n").first { $0.hasPrefix(key + "=") }.map { String($0.dropFirst(key.count + 1)) }
     }
 
-    /// A directory with `keyid`, and stand-ins for `systemctl` and
-    /// `dbus-update-activation-environment` that record their arguments in `record`.
-    static func shims() throws -> (path: String, record: String) {
+    /// A new, empty directory for one test.
+    static func temporaryDirectory() throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "keyid-shims-\(UUID().uuidString)"
+            "keyid-recipe-\(UUID().uuidString)"
         )
         .path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        return directory
+    }
+
+    /// Writes an executable script.
+    static func writeScript(_ path: String, _ text: String) {
+        _ = FileManager.default.createFile(
+            atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o755])
+    }
+
+    /// A directory with `keyid`, and stand-ins for `systemctl` and
+    /// `dbus-update-activation-environment` that record their arguments in `record`.
+    static func shims() throws -> (path: String, record: String) {
+        let directory = try temporaryDirectory()
         try FileManager.default.createSymbolicLink(
             atPath: directory + "/keyid", withDestinationPath: TestEnvironment.binary!)
         for program in ["systemctl", "dbus-update-activation-environment"] {
-            let script = "#!/bin/sh\necho \"\(program) $*\" >>\"\(directory)/record\"\n"
-            _ = FileManager.default.createFile(
-                atPath: directory + "/" + program, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
+            writeScript(directory + "/" + program, "#!/bin/sh\necho \"\(program) $*\" >>\"\(directory)/record\"\n")
         }
         return (directory, directory + "/record")
     }
 
+    /// Runs an Ansible program with keyid from `shims` first on `PATH`. Ansible refuses to
+    /// start without a UTF-8 locale.
+    static func ansible(_ program: String, _ arguments: [String], shims: String, environment: [String: String?] = [:])
+        throws -> ProcessOutcome
+    {
+        try runProgram(
+            "/usr/bin/" + program, arguments,
+            environment: environment.merging(["PATH": shims + ":/usr/bin:/bin", "LC_ALL": "C.UTF-8"]) { a, _ in a })
+    }
+
+    /// `ansible_local` as `ansible localhost -m setup` shows it with `examples/keyid.fact` in
+    /// its fact directory.
+    static func localFacts(environment: [String: String?]) throws -> [String: Any] {
+        let (shims, _) = try Self.shims()
+        defer { try? FileManager.default.removeItem(atPath: shims) }
+        let facts = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: facts) }
+        try FileManager.default.createSymbolicLink(
+            atPath: facts + "/keyid.fact", withDestinationPath: examples + "keyid.fact")
+        let run = try ansible(
+            "ansible", ["localhost", "-c", "local", "-m", "setup", "-a", "filter=ansible_local fact_path=\(facts)"],
+            shims: shims, environment: environment)
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        let prefix = "localhost | SUCCESS => "
+        try #require(run.stdout.hasPrefix(prefix), "\(run.stdout)\(run.stderr)")
+        let result = try parseJSON(String(run.stdout.dropFirst(prefix.count)))
+        return (result["ansible_facts"] as? [String: Any])?["ansible_local"] as? [String: Any] ?? [:]
+    }
+
+    /// Runs `examples/ansible-playbook.yaml` on localhost and returns its output and the
+    /// counters of its recap line (`ok`, `changed`, `failed`, ...).
+    static func playbook(_ arguments: [String], shims: String) throws -> (run: ProcessOutcome, recap: [String: Int]) {
+        let run = try ansible(
+            "ansible-playbook", ["-i", "localhost,", "-c", "local", examples + "ansible-playbook.yaml"] + arguments,
+            shims: shims)
+        let line = run.stdout.split(separator: "\n").last { $0.hasPrefix("localhost ") && $0.contains("changed=") }
+        var recap: [String: Int] = [:]
+        for field in line?.split(separator: " ") ?? [] {
+            let parts = field.split(separator: "=")
+            if parts.count == 2, let count = Int(parts[1]) { recap[String(parts[0])] = count }
+        }
+        return (run, recap)
+    }
+
+    /// The ID in the playbook's last message, `device ID`.
+    static func shownID(_ output: String) -> String? {
+        output.components(separatedBy: "\"msg\": \"device ").last.map { String($0.prefix { $0 != "\"" }) }
+    }
+
     @Test(
-        "the systemd user unit and the autostart entry export KEYID_DEVICE_ID into the session",
-        arguments: [("keyid-device-id.service", "ExecStart"), ("keyid-device-id.desktop", "Exec")])
-    func sessionExport(file: String, key: String) throws {
-        let command = try #require(Self.value(of: key, in: try Self.example(file)))
+        "the systemd user unit and the autostart entry, run as systemd and a desktop run them, export KEYID_DEVICE_ID",
+        arguments: [
+            ("keyid-device-id.service", "ExecStart", "systemctl --user set-environment"),
+            ("keyid-device-id.desktop", "Exec", "dbus-update-activation-environment --systemd"),
+        ])
+    func sessionExport(file: String, key: String, exporter: String) throws {
+        let line = try #require(Self.value(of: key, in: try Self.example(file)))
+        let argv = try file.hasSuffix(".desktop") ? ExecLine.desktopEntry(line) : ExecLine.systemd(line)
         let (path, record) = try Self.shims()
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let run = try runProgram(
-            "/bin/sh", ["-c", command], environment: ["PATH": path + ":/usr/bin:/bin", "KEYID_SERVICE": nil])
+        let environment = ["PATH": path + ":/usr/bin:/bin", "KEYID_SERVICE": TestEnvironment.uniqueService()]
+        #expect(try keyid(["get"], environment: environment).status == 1)
+
+        let program = try #require(ExecLine.program(argv[0], path: environment["PATH"]!), "\(argv)")
+        let run = try runProgram(program, Array(argv.dropFirst()), environment: environment)
         #expect(run.status == 0, "\(run.stderr)")
-        let id = try keyid(["get"], environment: ["KEYID_SERVICE": nil]).stdout.trimmingCharacters(
-            in: .whitespacesAndNewlines)
-        let recorded = try String(contentsOfFile: record, encoding: .utf8)
-        #expect(recorded.hasPrefix("systemctl --user set-environment KEYID_DEVICE_ID=\(id)\n"), "\(recorded)")
-        if file.hasSuffix(".desktop") {
-            #expect(recorded.contains("dbus-update-activation-environment KEYID_DEVICE_ID=\(id)\n"))
-        }
+        let id = try keyid(["get"], environment: environment).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(UUID(uuidString: id) != nil)
+        #expect(try String(contentsOfFile: record, encoding: .utf8) == "\(exporter) KEYID_DEVICE_ID=\(id)\n")
+    }
+
+    @Test("desktop-file-validate accepts the autostart entry without errors or warnings")
+    func desktopEntryValid() throws {
+        let run = try runProgram("/usr/bin/desktop-file-validate", [Self.examples + "keyid-device-id.desktop"])
+        #expect(run.status == 0)
+        #expect(run.stdout + run.stderr == "")
+    }
+
+    @Test("GLib, which starts GNOME's autostart entries, splits Exec into the same argv")
+    func desktopEntryGLib() throws {
+        let script = """
+            import json, sys
+            from gi.repository import GLib
+            entry = GLib.KeyFile()
+            entry.load_from_file(sys.argv[1], GLib.KeyFileFlags.NONE)
+            print(json.dumps(GLib.shell_parse_argv(entry.get_string("Desktop Entry", "Exec"))[1]))
+            """
+        let run = try runProgram("/usr/bin/python3", ["-c", script, Self.examples + "keyid-device-id.desktop"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let glib = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String]
+        let line = try #require(Self.value(of: "Exec", in: try Self.example("keyid-device-id.desktop")))
+        #expect(glib == (try ExecLine.desktopEntry(line)))
+    }
+
+    @Test("systemd-analyze --user verify accepts the user unit without warnings")
+    func systemdUnitValid() throws {
+        let run = try runProgram(
+            "/usr/bin/systemd-analyze", ["--user", "verify", Self.examples + "keyid-device-id.service"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout + run.stderr == "")
+    }
+
+    @Test("cloud-init schema says the cloud-config is valid")
+    func cloudConfigValid() throws {
+        let run = try runProgram(
+            "/usr/bin/cloud-init", ["schema", "--config-file", Self.examples + "cloud-init.yaml"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("Valid cloud-config: "), "\(run.stdout)")
+    }
+
+    @Test("the Ansible local fact shows the user's ID as keyid get --json prints it")
+    func ansibleFact() throws {
+        let service = TestEnvironment.uniqueService()
+        let created = try keyid(["create", "--service", service])
+        try #require(created.status == 0)
+        let fact = try Self.localFacts(environment: ["KEYID_SERVICE": service])["keyid"] as? [String: Any]
+        #expect(fact?["id"] as? String == created.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(fact?["service"] as? String == service)
+        #expect(fact?["account"] as? String == "device-id")
+    }
+
+    @Test(
+        "when keyid fails, the Ansible local fact is JSON with the error, keyid's exit status and its message",
+        arguments: [
+            ("not found", 1, ["KEYID_SERVICE": TestEnvironment.uniqueService("fact")]),
+            ("no Secret Service", 5, ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"]),
+        ])
+    func ansibleFactFailure(error: String, status: Int, environment: [String: String]) throws {
+        let fact = try Self.localFacts(environment: environment)["keyid"] as? [String: Any]
+        #expect(fact?["error"] as? String == error)
+        #expect(fact?["status"] as? Int == status)
+        #expect((fact?["message"] as? String)?.hasPrefix("keyid: ") == true, "\(String(describing: fact))")
+        #expect(fact?["id"] == nil)
+    }
+
+    @Test(
+        "the playbook creates the ID on its first run (changed=1) and changes nothing on its second (changed=0)",
+        arguments: ["secret-service", "file"])
+    func playbookIdempotent(backend: String) throws {
+        let (shims, _) = try Self.shims()
+        defer { try? FileManager.default.removeItem(atPath: shims) }
+        let service = TestEnvironment.uniqueService()
+        let variables = ["-e", "keyid_service=\(service)", "-e", "keyid_backend=\(backend)"]
+
+        let first = try Self.playbook(variables, shims: shims)
+        #expect(first.run.status == 0, "\(first.run.stdout)\(first.run.stderr)")
+        #expect(first.recap["changed"] == 1 && first.recap["failed"] == 0, "\(first.run.stdout)")
+        let stored = try keyid(["get", "--service", service, "--backend", backend])
+        #expect(stored.status == 0)
+        let id = stored.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(Self.shownID(first.run.stdout) == id)
+
+        let second = try Self.playbook(variables, shims: shims)
+        #expect(second.run.status == 0, "\(second.run.stdout)\(second.run.stderr)")
+        #expect(second.recap["changed"] == 0 && second.recap["failed"] == 0, "\(second.run.stdout)")
+        #expect(Self.shownID(second.run.stdout) == id)
+        #expect(try keyid(["get", "--service", service, "--backend", backend]).stdout == stored.stdout)
+    }
+
+    @Test("the playbook reports no change, and the stored ID, when another program creates the ID between its steps")
+    func playbookRace() throws {
+        // A keyid whose first get finds nothing and whose create loses to another program.
+        let shims = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: shims) }
+        let keyid = TestEnvironment.binary!
+        Self.writeScript(
+            shims + "/keyid",
+            """
+            #!/bin/sh
+            case $1 in
+                get) [ -e "\(shims)/missed" ] || { : >"\(shims)/missed"; exit 1; } ;;
+                create) "\(keyid)" "$@" >/dev/null && exit 3 ;;
+            esac
+            exec "\(keyid)" "$@"
+
+            """)
+        let service = TestEnvironment.uniqueService()
+
+        let outcome = try Self.playbook(["-e", "keyid_service=\(service)"], shims: shims)
+        #expect(outcome.run.status == 0, "\(outcome.run.stdout)\(outcome.run.stderr)")
+        #expect(outcome.recap["changed"] == 0 && outcome.recap["failed"] == 0, "\(outcome.run.stdout)")
+        let stored = try runProgram(keyid, ["get", "--service", service])
+        #expect(stored.status == 0)
+        #expect(Self.shownID(outcome.run.stdout) == stored.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
