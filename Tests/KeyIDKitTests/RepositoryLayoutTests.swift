@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+@testable import KeyIDKit
+@testable import KeyIDTestSupport
+
+/// The repository can be cloned onto any file system, and keeps its layers apart.
+@Suite("Repository layout", .tags(.unit))
+struct RepositoryLayoutTests {
+    /// Every path under the repository's root, relative to it, but for build output and Git's own.
+    static func paths() -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: TestEnvironment.root)
+        var found: [String] = []
+        while let path = enumerator?.nextObject() as? String {
+            if path == ".build" || path == ".git" || path == ".swiftpm" {
+                enumerator?.skipDescendants()
+                continue
+            }
+            found.append(path)
+        }
+        return found
+    }
+
+    @Test("no two paths differ only by letter case (they would be one on macOS's default file system)")
+    func noCaseCollisions() {
+        let paths = Self.paths()
+        #expect(paths.count > 50)
+        var seen: [String: String] = [:]
+        for path in paths {
+            if let other = seen.updateValue(path, forKey: path.lowercased()) {
+                Issue.record("'\(path)' and '\(other)' differ only by case")
+            }
+        }
+    }
+
+    @Test("one file imports CLibSecret, Core imports no system module, no Swift file is over 400 lines")
+    func layers() throws {
+        let sources = Self.paths().filter { $0.hasPrefix("Sources/") && $0.hasSuffix(".swift") }
+        #expect(sources.count > 30)
+        var importers: [String] = []
+        for path in sources {
+            let text = try String(contentsOfFile: TestEnvironment.root + "/" + path, encoding: .utf8)
+            let imports = text.split(separator: "\n").filter { $0.contains("import ") && !$0.hasPrefix("//") }
+            if imports.contains(where: { $0.hasSuffix("import CLibSecret") }) { importers.append(path) }
+            if path.hasPrefix("Sources/KeyIDKit/Core/") {
+                #expect(imports.isEmpty, "\(path) imports \(imports)")
+            }
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+            #expect(lines <= 401, "\(path) has \(lines) lines")
+        }
+        #expect(importers == ["Sources/KeyIDKit/Stores/SecretService/LibSecretConnection.swift"])
+    }
+}
