@@ -3,8 +3,8 @@
 /// Items are looked up with a NULL schema by exactly `service` and `account`, as
 /// `secret-tool` does. Searches never unlock as a side effect: locked matches are unlocked
 /// explicitly (which may prompt) only when prompting is allowed, and are otherwise reported
-/// as locked. Values travel in a `plain` Secret Service session (see the README's
-/// "Performance" section); items are created with `replace = false` and updated in place
+/// as locked. Values travel in a `plain` Secret Service session (see doc/PERFORMANCE.md);
+/// items are created with `replace = false` and updated in place
 /// with `Item.SetSecret`. What differs between providers is handled in
 /// `SecretServiceStore+Providers.swift`.
 public final class SecretServiceStore: SecretStore {
