@@ -53,7 +53,7 @@ run:
 ## make test: every tier against a real gnome-keyring in a private D-Bus session, then the
 ## keyring tiers (libsecret store, end to end, reliability) against each of $(PROVIDERS).
 PROVIDERS ?= kwallet keepassxc
-PROVIDER_SUITES = SecretServiceStoreTests|EndToEndTests|ReliabilityTests
+PROVIDER_SUITES = SecretServiceStoreTests|EndToEndTests|ReliabilityTests|CollectionTests
 test:
 	@scripts/install-deps.sh test
 	cc -fsyntax-only -Wall -Werror $$(pkg-config --cflags libsecret-1) Tests/Harness/shim-check.c

@@ -9,7 +9,9 @@ import Testing
 @Suite(
     "SecretServiceStore against a real Secret Service", .tags(.integration), .enabled(if: TestEnvironment.hasKeyring))
 struct SecretServiceStoreTests {
-    let store = SecretServiceStore(allowPrompt: false)
+    let store = SecretServiceStore(allowPrompt: false) { () throws(KeyIDError) in
+        try Context.sessionBus(.current())
+    }
     static let one = DeviceID("11111111-1111-4111-8111-111111111111")!
     static let two = DeviceID("22222222-2222-4222-8222-222222222222")!
 

@@ -219,7 +219,8 @@ struct FileStoreTests {
         if geteuid() == 0 {
             #expect(try Context.fileDirectory(ProcessEnvironment([:])) == "/var/lib/keyid")
         } else {
-            #expect(throws: KeyIDError.self) { try Context.fileDirectory(ProcessEnvironment(["HOME": "h"])) }
+            let home = try #require(try UserAccount.withUID(geteuid())).home
+            #expect(try Context.fileDirectory(ProcessEnvironment(["HOME": "h"])) == home + "/.local/state/keyid")
         }
         #expect(throws: KeyIDError.usage("XDG_STATE_HOME is not valid UTF-8")) {
             try Context.fileDirectory(ProcessEnvironment([:], malformed: ["XDG_STATE_HOME"]))

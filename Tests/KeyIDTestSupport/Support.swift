@@ -84,7 +84,8 @@ struct InProcess {
             machineID: { () throws(KeyIDError) in
                 guard let machine else { throw .machineID("no machine ID here") }
                 return machine
-            }, usesWatchdog: false)
+            }, usesWatchdog: false,
+            actAs: { name throws(KeyIDError) in throw .usage("--user: there is no user named '\(name)'") })
         let status = KeyID.run(arguments, context: context)
         return Outcome(status: status, stdout: stdout.text, stderr: stderr.text)
     }

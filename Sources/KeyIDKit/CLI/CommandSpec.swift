@@ -1,22 +1,3 @@
-/// An option keyid understands; ``CommandTable`` describes each one.
-public enum Option: String, CaseIterable, Sendable {
-    case service, account, format, json, create, force, value, derive, onClone, show, backend, noPrompt, timeout
-    case help, version
-
-    /// How the option is spelled on the command line: `--` and the name in kebab case.
-    public var flag: String {
-        var spelled = "--"
-        for character in rawValue {
-            if character.isUppercase {
-                spelled += "-" + character.lowercased()
-            } else {
-                spelled.append(character)
-            }
-        }
-        return spelled
-    }
-}
-
 /// One option as the help, the manual page and the completions describe it.
 public struct OptionSpec: Sendable {
     public let option: Option

@@ -1,3 +1,68 @@
+/// An option keyid understands; ``CommandTable`` describes each one.
+public enum Option: String, CaseIterable, Sendable {
+    case service, account, format, json, create, force, value, derive, onClone, show, backend, collection, user
+    case noPrompt, timeout
+    case help, version
+
+    /// How the option is spelled on the command line: `--` and the name in kebab case.
+    public var flag: String {
+        var spelled = "--"
+        for character in rawValue {
+            if character.isUppercase {
+                spelled += "-" + character.lowercased()
+            } else {
+                spelled.append(character)
+            }
+        }
+        return spelled
+    }
+}
+
+/// The environment variables keyid reads: the one place their names are written. The help,
+/// the manual page and the README list those with a ``summary``.
+public enum EnvironmentVariable: String, CaseIterable, Sendable {
+    case service = "KEYID_SERVICE"
+    case account = "KEYID_ACCOUNT"
+    case timeout = "KEYID_TIMEOUT"
+    case onClone = "KEYID_ON_CLONE"
+    case backend = "KEYID_BACKEND"
+    case collection = "KEYID_COLLECTION"
+    case user = "KEYID_USER"
+    case machineIDFile = "KEYID_MACHINE_ID_FILE"
+    case stateHome = "XDG_STATE_HOME"
+    case sessionBus = "DBUS_SESSION_BUS_ADDRESS"
+    case secretBackend = "SECRET_BACKEND"
+    case runtimeDirectory = "XDG_RUNTIME_DIR"
+    case cacheHome = "XDG_CACHE_HOME"
+    case home = "HOME"
+
+    /// What the variable does, for the help and the manual page; `nil` for a variable that
+    /// only stands in for others that are unset.
+    public var summary: String? {
+        switch self {
+        case .service: return "default for --service"
+        case .account: return "default for --account"
+        case .timeout: return "default for --timeout, in seconds"
+        case .onClone: return "default for --on-clone"
+        case .backend: return "default for --backend"
+        case .collection: return "default for --collection"
+        case .user: return "default for --user"
+        case .machineIDFile: return "read the machine ID from this file instead of /etc/machine-id"
+        case .stateHome:
+            return
+                "where --backend file keeps IDs (keyid/; unset: /var/lib/keyid for root, else ~/.local/state/keyid)"
+        case .sessionBus:
+            return
+                "the session bus where the Secret Service is found; unset: $XDG_RUNTIME_DIR/bus, else /run/user/UID/bus, each only when it is your socket (keyid never starts a bus)"
+        case .secretBackend: return "must be unset, service or file; any other value is refused"
+        case .runtimeDirectory:
+            return "where the lock file lives (keyid/lock); unset or missing: /run/user/UID when it exists"
+        case .cacheHome: return "where the lock file lives when there is no runtime directory"
+        case .home: return nil
+        }
+    }
+}
+
 /// The single table of subcommands and options. Help, usage errors, the manual page and
 /// the shell completions are all rendered from it.
 public enum CommandTable {
@@ -49,6 +114,16 @@ public enum CommandTable {
         summary: "when the ID was stored on another machine: warn (default), fail (exit 9) or rotate",
         environment: .onClone)
 
+    static let collection = OptionSpec(
+        option: .collection, valueName: "NAME", choices: [],
+        summary:
+            "the keyring to search and store in, by alias (default, login) or label (default: search every keyring, store in the default one)",
+        environment: .collection)
+    static let user = OptionSpec(
+        option: .user, valueName: "NAME", choices: [],
+        summary: "act as this user, for root: their session bus, keyring, lock and files",
+        environment: .user)
+
     /// Every subcommand, in the order help lists them.
     public static let subcommands: [SubcommandSpec] = [
         SubcommandSpec(
@@ -56,7 +131,7 @@ public enum CommandTable {
             abstract: "store a new random ID and print it",
             discussion:
                 "Creates a random version-4 UUID, stores it in the default keyring under the service and account attributes, and prints it. If an ID is already stored, nothing changes and the exit status is 3.",
-            options: [service, account, derive, format, json, backend, noPrompt, timeout, help],
+            options: [service, account, derive, format, json, backend, collection, user, noPrompt, timeout, help],
             examples: [
                 ("keyid create --service com.example.agent", "mint the ID for one application"),
                 (
@@ -73,7 +148,7 @@ public enum CommandTable {
                 OptionSpec(
                     option: .create, valueName: nil, choices: [],
                     summary: "create and store an ID when none is stored", environment: nil),
-                service, account, onClone, format, json, backend, noPrompt, timeout, help,
+                service, account, onClone, format, json, backend, collection, user, noPrompt, timeout, help,
             ],
             examples: [
                 ("keyid get --create", "print this machine's ID, creating it on first use"),
@@ -88,7 +163,7 @@ public enum CommandTable {
                 OptionSpec(
                     option: .force, valueName: nil, choices: [],
                     summary: "succeed when no ID is stored", environment: nil),
-                service, account, backend, noPrompt, timeout, help,
+                service, account, backend, collection, user, noPrompt, timeout, help,
             ],
             examples: [("keyid delete --force", "remove the ID if there is one")]),
         SubcommandSpec(
@@ -100,7 +175,7 @@ public enum CommandTable {
                 OptionSpec(
                     option: .value, valueName: "-", choices: ["-"],
                     summary: "read the new ID from standard input instead of making one", environment: nil),
-                service, account, derive, format, json, backend, noPrompt, timeout, help,
+                service, account, derive, format, json, backend, collection, user, noPrompt, timeout, help,
             ],
             examples: [
                 ("keyid rotate", "give this machine a new ID"),
@@ -119,7 +194,7 @@ public enum CommandTable {
                     option: .json, valueName: nil, choices: [],
                     summary: "print one JSON array of objects with service, account, label, created and modified",
                     environment: nil),
-                backend, noPrompt, timeout, help,
+                backend, collection, user, noPrompt, timeout, help,
             ],
             examples: [("keyid list --show", "every ID keyid keeps, with its value")]),
         SubcommandSpec(
@@ -135,7 +210,7 @@ public enum CommandTable {
             abstract: "check everything keyid depends on",
             discussion:
                 "Checks, without changing anything, the session bus, the Secret Service provider, the default keyring and whether it is locked, the lock directory, the machine ID, and the stored ID for the service and account (duplicates, clone binding). Prints one line per check: ok, warning or FAIL, and what to do. The exit status is 0 only when keyid would work; otherwise it is the status of the first failed check.",
-            options: [service, account, backend, timeout, help],
+            options: [service, account, backend, collection, user, timeout, help],
             examples: [("keyid doctor", "see why keyid does not work here")]),
     ]
 

@@ -38,6 +38,7 @@ public enum KeyID {
         let value: DeviceID?
         do {
             settings = try Settings(options: options, environment: context.environment)
+            if let user = settings.user { try context.actAs(user) }
             value = settings.valueFromInput ? try NewIDInput.read(context) : nil
         } catch .usage(let message) {
             return report(.usage("\(message); see 'keyid \(subcommand.rawValue) --help'"), context)

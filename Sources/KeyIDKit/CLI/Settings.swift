@@ -15,6 +15,10 @@ public struct Settings: Equatable, Sendable {
     public var backend: Backend
     /// `--service` or `KEYID_SERVICE` when one was given (for `list`), else `nil`.
     public var serviceFilter: String?
+    /// `--collection` or `KEYID_COLLECTION`: the keyring to search and store in.
+    public var collection: String?
+    /// `--user` or `KEYID_USER`: the user root acts for.
+    public var user: String?
 
     /// Flags win over `KEYID_*` variables, which win over the built-in defaults.
     public init(options: ParsedOptions, environment: ProcessEnvironment) throws(KeyIDError) {
@@ -49,6 +53,8 @@ public struct Settings: Equatable, Sendable {
         }
         onClone = try Self.choice(options.values[.onClone], .onClone, environment) ?? .warn
         backend = try Self.choice(options.values[.backend], .backend, environment) ?? .secretService
+        collection = try Self.name(options.values[.collection], .collection, environment, what: "--collection")
+        user = try Self.name(options.values[.user], .user, environment, what: "--user")
         try Self.checkSecretBackend(environment)
     }
 
@@ -72,6 +78,26 @@ public struct Settings: Equatable, Sendable {
             throw .usage(
                 "\(variable.rawValue) is '\(Parser.printable(text))': expected \(T.allCases.map(\.rawValue).joined(separator: ", "))"
             )
+        }
+        return value
+    }
+
+    /// A flag's value, else a non-empty environment variable's, as a name: not empty, no
+    /// control characters.
+    private static func name(
+        _ flag: String?, _ variable: EnvironmentVariable, _ environment: ProcessEnvironment, what: String
+    ) throws(KeyIDError) -> String? {
+        let value: String?
+        let source: String
+        if let flag {
+            (value, source) = (flag, what)
+        } else {
+            (value, source) = (try environment.value(variable), variable.rawValue)
+        }
+        guard let value, flag != nil || !value.isEmpty else { return nil }
+        if value.isEmpty { throw .usage("\(source) is empty") }
+        if value.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            throw .usage("\(source) '\(Parser.printable(value))' contains a control character")
         }
         return value
     }

@@ -31,6 +31,12 @@ public enum KeyIDError: Error, Equatable, Sendable {
         case noDefaultKeyring
         /// libsecret itself could not be loaded; the payload says why.
         case noLibrary(String)
+        /// No collection has this alias or label; the payload lists those there are.
+        case noSuchCollection(String, available: [String])
+        /// The ID would be written to a keyring the provider keeps only in memory: it would
+        /// be lost at logout. The payload names the keyring, e.g. "the default keyring
+        /// (/org/freedesktop/secrets/collection/session)".
+        case temporaryKeyring(String)
     }
 
     /// What failed, for ``failed(_:)``; each payload is a sentence for standard error.
@@ -43,6 +49,8 @@ public enum KeyIDError: Error, Equatable, Sendable {
         case fileBackend(String)
         /// The machine ID could not be read.
         case machineID(String)
+        /// keyid could not become the user it was asked to act for.
+        case user(String)
     }
 
     /// ``failed(_:)`` for a Secret Service call.
@@ -92,11 +100,19 @@ public enum KeyIDError: Error, Equatable, Sendable {
                 "the Secret Service has no default keyring; create one (for example with Seahorse) or start gnome-keyring-daemon --unlock"
         case .unavailable(.noLibrary(let detail)):
             return "cannot load libsecret (\(detail)); install the libsecret-1-0 package"
+        case .unavailable(.noSuchCollection(let name, let available)):
+            return
+                "the Secret Service has no keyring with the alias or label '\(name)'; it has "
+                + (available.isEmpty ? "none" : available.joined(separator: ", "))
+        case .unavailable(.temporaryKeyring(let keyring)):
+            return
+                "\(keyring) is temporary: the Secret Service keeps it only in memory, so an ID stored there is lost at logout and the next login silently gets a new one; make a keyring that is saved to disk the default (log in with a password that unlocks the 'login' keyring, or create one in Seahorse), choose one with --collection, or use --backend file"
         case .invalidStoredValue(let key):
             return "the item for \(key) does not hold a valid ID; replace it with 'keyid rotate'"
         case .failed(.keyring(let failure)):
             return failure.description
-        case .failed(.lockFile(let text)), .failed(.fileBackend(let text)), .failed(.machineID(let text)):
+        case .failed(.lockFile(let text)), .failed(.fileBackend(let text)), .failed(.machineID(let text)),
+            .failed(.user(let text)):
             return text
         case .cloned(let key):
             return
@@ -126,10 +142,14 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
         case .usage: return "usage error: unknown option, missing or invalid argument, invalid name or value"
         case .alreadyExists: return "create: an ID is already stored"
         case .locked: return "the keyring is locked and was not unlocked"
-        case .unavailable: return "no Secret Service: no session bus, no provider or no default keyring"
+        case .unavailable:
+            return
+                "no Secret Service: no session bus, no provider, no such keyring, or only a temporary one to write to"
         case .timedOut: return "timed out"
         case .invalidStoredValue: return "the stored value is not a valid ID"
-        case .failure: return "any other failure of the keyring, the lock file, the file backend or the machine ID"
+        case .failure:
+            return
+                "any other failure of the keyring, the lock file, the file backend, the machine ID or acting as another user"
         case .cloned: return "--on-clone fail: the ID was stored on another machine"
         }
     }

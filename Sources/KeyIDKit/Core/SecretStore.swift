@@ -19,6 +19,9 @@ public struct StoredItem: Equatable, Sendable {
     public private(set) var key: ItemKey?
     /// The machine binding stored beside the ID (see ``MachineID/binding``), if any.
     public private(set) var binding: String?
+    /// Whether the item lives in a keyring the provider keeps only in memory, which is gone
+    /// at logout.
+    public var isTemporary = false
 
     public init(
         handle: String, secret: [UInt8]? = nil, label: String? = nil, created: UInt64? = nil,

@@ -63,6 +63,23 @@ enum POSIX {
         isatty(descriptor) == 1
     }
 
+    /// Sets (or, given `nil`, removes) a variable of the process environment.
+    static func setEnvironment(_ name: String, _ value: String?) {
+        if let value { setenv(name, value, 1) } else { unsetenv(name) }
+    }
+
+    /// Whether `path` is a directory (not a link), owned by `uid` when one is given.
+    static func isDirectory(_ path: String, ownedBy uid: UInt32? = nil) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR && (uid.map { info.st_uid == $0 } ?? true)
+    }
+
+    /// Whether this is Windows Subsystem for Linux (its kernel names Microsoft).
+    static var isWSL: Bool {
+        guard case .success(let bytes) = readFile("/proc/sys/kernel/osrelease", limit: 256) else { return false }
+        return String(decoding: bytes, as: UTF8.self).lowercased().contains("microsoft")
+    }
+
     /// An `errno` value, as an error.
     struct CodeError: Error {
         var code: Int32

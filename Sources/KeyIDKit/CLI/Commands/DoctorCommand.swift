@@ -2,7 +2,7 @@
 enum DoctorCommand {
     static func run(_ settings: Settings, _ ids: DeviceIDs, _ context: Context) -> CommandResult {
         var checks: [Check] = [.ok("backend", settings.backend.rawValue)]
-        let storeChecks = (ids.store as? any Diagnosable)?.diagnose() ?? []
+        let storeChecks = ((ids.store as? any Diagnosable)?.diagnose() ?? []).map(advise)
         checks += storeChecks
         checks.append(lockDirectory(context.environment))
         do throws(KeyIDError) {
@@ -20,6 +20,27 @@ enum DoctorCommand {
         }
         let failure = checks.first { $0.status == .fail }
         return CommandResult(output: lines.joined(separator: "\n") + "\n", status: failure?.exitCode ?? 0)
+    }
+
+    /// A failed check with the fix for where keyid runs: ssh and cron sessions, root, WSL.
+    static func advise(_ check: Check) -> Check {
+        guard check.status == .fail else { return check }
+        var check = check
+        let uid = UserAccount.effectiveUID
+        if check.name == "session bus", check.exitCode == ExitStatus.unavailable.rawValue {
+            if uid != 0 {
+                check.detail +=
+                    "; in an ssh or cron session the bus at /run/user/\(uid)/bus exists only while you are logged in: 'loginctl enable-linger' keeps it, and 'systemctl --user start gnome-keyring-daemon.socket' (or logging in once) starts the keyring"
+            }
+            if POSIX.isWSL {
+                check.detail +=
+                    "; on WSL, start a session bus and gnome-keyring in your shell's profile, or use --backend file"
+            }
+        }
+        if check.detail.contains(" is temporary:"), POSIX.isWSL {
+            check.detail += "; on WSL only the temporary keyring exists until you create one with a password"
+        }
+        return check
     }
 
     static func lockDirectory(_ environment: ProcessEnvironment) -> Check {

@@ -19,6 +19,11 @@ enum GetCommand {
                 notices.append("replaced the ID for \(key), which was stored on another machine")
             }
         }
+        if record.item.isTemporary {
+            notices.append(
+                "warning: the ID for \(key) is kept in a temporary keyring, only in memory: it is lost at logout, and the next login gets a new one; run 'keyid doctor' to see how to fix it"
+            )
+        }
         var result = CommandResult(record: record, settings: settings)
         result.notices += notices
         return result

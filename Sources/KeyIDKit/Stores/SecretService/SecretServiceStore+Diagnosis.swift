@@ -8,7 +8,7 @@ extension SecretServiceStore: Diagnosable {
             if case .unavailable(.noLibrary) = error { return [.fail("libsecret", error)] }
             return [.fail(error.exitCode == ExitStatus.unavailable.rawValue ? "session bus" : "libsecret", error)]
         }
-        var checks: [Check] = [.ok("session bus", "connected")]
+        var checks: [Check] = [.ok("session bus", bus.map { "\($0.address) (\($0.source))" } ?? "connected")]
         do {
             let reply = try connection.call(
                 "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID",
@@ -20,20 +20,19 @@ extension SecretServiceStore: Diagnosable {
         } catch {
             return checks + [.fail("secret service", error.outcome)]
         }
+        let name = collection.map { "keyring '\($0)'" } ?? "default keyring"
         do {
-            guard let collection = try connection.collection(alias: "default") else {
-                return checks + [.fail("default keyring", .unavailable(.noDefaultKeyring))]
-            }
-            if collection.locked {
+            let path = try targetCollection()
+            if Self.isTemporary(path) {
+                checks.append(.fail(name, .unavailable(.temporaryKeyring(describeCollection(path)))))
+            } else if case .boolean(true) = try property(path, Self.collectionInterface, "Locked") {
                 checks.append(
-                    .warning(
-                        "default keyring",
-                        "\(collection.path) is locked: keyid will ask to unlock it, or exit 4 with --no-prompt"))
+                    .warning(name, "\(path) is locked: keyid will ask to unlock it, or exit 4 with --no-prompt"))
             } else {
-                checks.append(.ok("default keyring", "\(collection.path), unlocked"))
+                checks.append(.ok(name, "\(path), unlocked"))
             }
         } catch {
-            checks.append(.fail("default keyring", error.outcome))
+            checks.append(.fail(name, error))
         }
         return checks
     }

@@ -8,19 +8,30 @@
 /// with `Item.SetSecret`. What differs between providers is handled in
 /// `SecretServiceStore+Providers.swift`.
 public final class SecretServiceStore: SecretStore {
-    /// Where `CreateItem` goes: the provider's default collection.
-    static let defaultCollection = "/org/freedesktop/secrets/aliases/default"
     static let serviceInterface = "org.freedesktop.Secret.Service"
     static let itemInterface = "org.freedesktop.Secret.Item"
     static let propertiesInterface = "org.freedesktop.DBus.Properties"
 
+    static let collectionInterface = "org.freedesktop.Secret.Collection"
+
     let allowPrompt: Bool
+    /// The collection to search and create in, by alias or label; `nil`: search every
+    /// collection and create in the one the `default` alias names.
+    let collection: String?
+    private let locateBus: () throws(KeyIDError) -> SessionBus
+    /// The bus the store connected to, once it has.
+    private(set) var bus: SessionBus?
     private var opened: LibSecretConnection?
     private var session: String?
+    private var target: String?
 
-    /// Connects lazily, on the first call that needs the service.
-    public init(allowPrompt: Bool) {
+    /// Connects lazily, on the first call that needs the service, to the bus `bus` finds.
+    public init(
+        allowPrompt: Bool, collection: String? = nil, bus: @escaping () throws(KeyIDError) -> SessionBus
+    ) {
         self.allowPrompt = allowPrompt
+        self.collection = collection
+        self.locateBus = bus
     }
 
     public func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
@@ -39,16 +50,25 @@ public final class SecretServiceStore: SecretStore {
         -> [StoredItem]
     {
         let connection = try connection()
-        let found = try mapped { () throws(SecretServiceFailure) in try connection.search(wanted) }
-        var paths = found.unlocked
-        if !found.locked.isEmpty {
-            try unlock(found.locked, what: "the keyring holding \(what)")
-            paths += found.locked
-        } else if paths.isEmpty, try unlockDefaultCollectionIfLocked(what) {
-            // Some providers cannot search a locked keyring: look again now that it is open.
-            return try search(wanted, details: details, what: what)
+        var paths: [String]
+        if let collection {
+            paths = try searchCollection(wanted, named: collection, what: what)
+        } else {
+            let found = try mapped { () throws(SecretServiceFailure) in try connection.search(wanted) }
+            paths = found.unlocked
+            if !found.locked.isEmpty {
+                try unlock(found.locked, what: "the keyring holding \(what)")
+                paths += found.locked
+            } else if paths.isEmpty, try unlockDefaultCollectionIfLocked(what) {
+                // Some providers cannot search a locked keyring: look again now that it is open.
+                return try search(wanted, details: details, what: what)
+            }
         }
-        var items = paths.map { StoredItem(handle: $0) }
+        var items = paths.map { path in
+            var item = StoredItem(handle: path)
+            item.isTemporary = Self.isTemporary(path)
+            return item
+        }
         if details.contains(.secrets), !items.isEmpty {
             let secrets = try self.secrets(for: paths)
             for index in items.indices {
@@ -76,6 +96,8 @@ public final class SecretServiceStore: SecretStore {
     }
 
     public func add(_ id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError) {
+        let collection = try targetCollection()
+        if Self.isTemporary(collection) { throw .unavailable(.temporaryKeyring(describeCollection(collection))) }
         let session = try openSession()
         let properties = DBusValue.array(
             elementType: "{sv}",
@@ -94,8 +116,7 @@ public final class SecretServiceStore: SecretStore {
             attempt += 1
             let reply: [DBusValue]
             do {
-                reply = try connection.call(
-                    Self.defaultCollection, "org.freedesktop.Secret.Collection", "CreateItem", arguments)
+                reply = try connection.call(collection, Self.collectionInterface, "CreateItem", arguments)
             } catch {
                 if error.isNoSuchObject {
                     // No object answers at the default alias: the provider has no default keyring.
@@ -104,7 +125,7 @@ public final class SecretServiceStore: SecretStore {
                 guard error.is(GErrorCode.secretDomain, GErrorCode.secretIsLocked), attempt == 1 else {
                     throw error.outcome
                 }
-                try unlock([try defaultCollectionPath()], what: "the default keyring")
+                try unlock([collection], what: "the keyring \(collection)")
                 continue
             }
             try completeCreation(prompt: reply.count > 1 ? reply[1].text ?? "/" : "/", key: key)
@@ -115,11 +136,20 @@ public final class SecretServiceStore: SecretStore {
     public func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?)
         throws(KeyIDError)
     {
+        if item.isTemporary {
+            throw .unavailable(
+                .temporaryKeyring("the keyring holding the ID (\(Self.collectionPath(of: item.handle)))"))
+        }
         let session = try openSession()
         _ = try request(
             item.handle, Self.itemInterface, "SetSecret", [.plainSecret(Array(id.uuidString.utf8), session: session)])
         // The ID is keyid's now: mark it and bind it to this machine.
-        guard let attributes = item.attributes else { return }
+        var attributes: [String: String]
+        if let loaded = item.attributes {
+            attributes = loaded
+        } else {
+            attributes = try itemProperty(item.handle, "Attributes").stringDictionary
+        }
         let own = key.storedAttributes(binding: binding)
         let wanted = attributes.merging(own) { _, new in new }
         if wanted != attributes {
@@ -144,6 +174,9 @@ public final class SecretServiceStore: SecretStore {
     /// The connection, opened on first use.
     func connection() throws(KeyIDError) -> LibSecretConnection {
         if let opened { return opened }
+        let bus = try locateBus()
+        self.bus = bus
+        bus.export()
         let connection = try LibSecretConnection.open()
         opened = connection
         return connection
@@ -180,7 +213,7 @@ public final class SecretServiceStore: SecretStore {
 
     /// Unlocks `paths`, which may show a prompt; throws ``KeyIDError/locked(_:)`` when
     /// prompting is not allowed or the prompt did not unlock them all.
-    private func unlock(_ paths: [String], what: String) throws(KeyIDError) {
+    func unlock(_ paths: [String], what: String) throws(KeyIDError) {
         guard allowPrompt else {
             throw .locked("\(what) is locked; unlock it, or run without --no-prompt to be asked for its password")
         }
@@ -200,14 +233,6 @@ public final class SecretServiceStore: SecretStore {
         guard let collection, collection.locked else { return false }
         try unlock([collection.path], what: "the default keyring, which may hold \(what),")
         return true
-    }
-
-    private func defaultCollectionPath() throws(KeyIDError) -> String {
-        let connection = try connection()
-        guard let path = try mapped({ () throws(SecretServiceFailure) in try connection.readAlias("default") }) else {
-            throw .unavailable(.noDefaultKeyring)
-        }
-        return path
     }
 
     /// Runs a prompt the provider returned. Returns the object path it completed with (what
@@ -250,7 +275,6 @@ public final class SecretServiceStore: SecretStore {
 
     /// One property of an item, unboxed from its variant.
     func itemProperty(_ path: String, _ name: String) throws(KeyIDError) -> DBusValue {
-        let reply = try request(path, Self.propertiesInterface, "Get", [.string(Self.itemInterface), .string(name)])
-        return reply.first?[0] ?? .other("")
+        try property(path, Self.itemInterface, name)
     }
 }

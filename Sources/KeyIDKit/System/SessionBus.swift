@@ -1,0 +1,34 @@
+import Glibc
+
+/// The session bus keyid talks to, and how it was found. keyid finds the bus itself and hands
+/// GDBus a concrete address, so that GLib never autolaunches one (with `DISPLAY` set, GLib
+/// would run `dbus-launch`, leaving a new dbus-daemon and a second keyring behind).
+public struct SessionBus: Equatable, Sendable {
+    /// A D-Bus address, such as `unix:path=/run/user/1000/bus`.
+    public var address: String
+    /// Where the address came from, for `doctor`.
+    public var source: String
+
+    public init(address: String, source: String) {
+        self.address = address
+        self.source = source
+    }
+
+    /// The address of the bus socket at `path`, when it is a socket owned by `uid`.
+    public static func socket(at path: String, ownedBy uid: UInt32) -> SessionBus? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK, info.st_uid == uid else { return nil }
+        return SessionBus(address: "unix:path=" + path, source: "found at " + path)
+    }
+
+    /// Whether an address would make GLib start a bus of its own (an `autolaunch:` entry).
+    public static func autolaunches(_ address: String) -> Bool {
+        address.split(separator: ";").contains { $0.hasPrefix("autolaunch:") }
+    }
+
+    /// Points GDBus at this bus: the session bus address libsecret connects to is read from
+    /// the process environment, and nowhere else.
+    func export() {
+        setenv("DBUS_SESSION_BUS_ADDRESS", address, 1)
+    }
+}

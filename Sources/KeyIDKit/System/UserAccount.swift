@@ -1,0 +1,68 @@
+import Glibc
+
+/// A user of this machine, as the password database describes it, and the way root becomes
+/// that user for the rest of the process.
+public struct UserAccount: Equatable, Sendable {
+    public var name: String
+    public var uid: UInt32
+    public var gid: UInt32
+    /// The home directory.
+    public var home: String
+
+    /// Looks a user up by name (`getpwnam_r`); `nil` when there is none.
+    public static func named(_ name: String) throws(KeyIDError) -> UserAccount? {
+        try lookUp("'\(name)'") { entry, buffer, result in getpwnam_r(name, &entry, buffer, 16_384, &result) }
+    }
+
+    /// Looks a user up by user ID (`getpwuid_r`); `nil` when there is none.
+    public static func withUID(_ uid: UInt32) throws(KeyIDError) -> UserAccount? {
+        try lookUp("\(uid)") { entry, buffer, result in getpwuid_r(uid, &entry, buffer, 16_384, &result) }
+    }
+
+    private static func lookUp(
+        _ what: String,
+        _ call: (inout passwd, UnsafeMutablePointer<CChar>, inout UnsafeMutablePointer<passwd>?) -> Int32
+    ) throws(KeyIDError) -> UserAccount? {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16_384)
+        let code = buffer.withUnsafeMutableBufferPointer { call(&entry, $0.baseAddress!, &result) }
+        guard code == 0 else { throw .failed(.user("cannot look up the user \(what): \(POSIX.message(code))")) }
+        guard result != nil else { return nil }
+        return UserAccount(
+            name: String(cString: entry.pw_name), uid: entry.pw_uid, gid: entry.pw_gid,
+            home: entry.pw_dir.map { String(cString: $0) } ?? "/")
+    }
+
+    /// The effective user of this process.
+    public static var effectiveUID: UInt32 { geteuid() }
+
+    /// Takes this user's supplementary groups, group ID and user ID, real, effective and saved,
+    /// for good, then checks in `/proc/self/status` that every ID changed and that root cannot
+    /// be regained. Only root can do it. (As root, `setgid` and `setuid` set the real,
+    /// effective and saved IDs together, as `setresgid` and `setresuid` with three equal
+    /// arguments do; glibc's headers hide the latter from Swift.)
+    public func become() throws(KeyIDError) {
+        func fail(_ what: String) -> KeyIDError {
+            .failed(.user("cannot act as \(name): \(what) failed: \(POSIX.message(errno))"))
+        }
+        guard initgroups(name, gid) == 0 else { throw fail("initgroups") }
+        guard setgid(gid) == 0 else { throw fail("setgid") }
+        guard setuid(uid) == 0 else { throw fail("setuid") }
+        guard Self.currentIDs("Uid:") == [uid, uid, uid, uid], Self.currentIDs("Gid:") == [gid, gid, gid, gid] else {
+            throw .failed(.user("cannot act as \(name): the user and group IDs did not all change"))
+        }
+        if uid != 0, setuid(0) == 0 || seteuid(0) == 0 {
+            throw .failed(.user("cannot act as \(name): root could be regained after dropping to it"))
+        }
+    }
+
+    /// The real, effective, saved and file-system IDs on a line of `/proc/self/status`.
+    private static func currentIDs(_ label: String) -> [UInt32] {
+        guard case .success(let bytes) = POSIX.readFile("/proc/self/status", limit: 65_536) else { return [] }
+        let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(label) }
+        return line?.dropFirst(label.count).split(whereSeparator: { $0 == "\t" || $0 == " " }).compactMap {
+            UInt32($0)
+        } ?? []
+    }
+}
