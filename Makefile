@@ -13,13 +13,15 @@ FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 # run). It is linked by lld with packed relative relocations (DT_RELR: 3 KB to read at start-up
 # instead of 370 KB) and with the functions a run uses laid out together, in the order
 # bench/startup.order lists them (`make order` records it), so that a run touches a third as
-# many pages of the binary.
+# many pages of the binary. Source paths in its debug information are written relative to the
+# checkout (-file-prefix-map), so that two checkouts of one commit build the same binary.
 STATIC_CXX = .build/static-libstdcxx/libstdc++.a
 STARTUP_ORDER = $(CURDIR)/bench/startup.order
 RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -L$(CURDIR)/.build/static-libstdcxx \
 	-Xswiftc -use-ld=lld -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
 	-Xlinker -z -Xlinker pack-relative-relocs \
-	-Xlinker --symbol-ordering-file=$(STARTUP_ORDER) -Xlinker --no-warn-symbol-ordering
+	-Xlinker --symbol-ordering-file=$(STARTUP_ORDER) -Xlinker --no-warn-symbol-ordering \
+	-Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=.
 DEBUG_BIN = .build/debug/keyid
 RELEASE_BIN = .build/release/keyid
 
