@@ -14,10 +14,12 @@ FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 # instead of 370 KB) and with the functions a run uses laid out together, in the order
 # bench/startup.order lists them (`make order` records it), so that a run touches a third as
 # many pages of the binary. Source paths in its debug information are written relative to the
-# checkout (-file-prefix-map), so that two checkouts of one commit build the same binary.
+# checkout (-file-prefix-map), so that two checkouts of one commit build the same binary. It
+# carries no RUNPATH: with the runtime linked in it needs none, and $ORIGIN would make the
+# dlopen of libsecret look first in the binary's own directory.
 STATIC_CXX = .build/static-libstdcxx/libstdc++.a
 STARTUP_ORDER = $(CURDIR)/bench/startup.order
-RELEASE_FLAGS = -c release --static-swift-stdlib -Xlinker -L$(CURDIR)/.build/static-libstdcxx \
+RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xlinker -L$(CURDIR)/.build/static-libstdcxx \
 	-Xswiftc -use-ld=lld -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
 	-Xlinker -z -Xlinker pack-relative-relocs \
 	-Xlinker --symbol-ordering-file=$(STARTUP_ORDER) -Xlinker --no-warn-symbol-ordering \
