@@ -1,4 +1,4 @@
-# keyid: make run | make test | make lint | make bench | make install
+# keyid: make run | make test | make lint | make bench | make install | make deb | make dist
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -27,7 +27,8 @@ RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xlinker 
 DEBUG_BIN = .build/debug/keyid
 RELEASE_BIN = .build/release/keyid
 
-.PHONY: all deps build release run test stress lint format bench order docs install install-files uninstall clean
+.PHONY: all deps build release run test stress lint format bench order docs install install-files uninstall \
+	deb dist clean
 
 all: release
 
@@ -122,6 +123,19 @@ install-files:
 
 uninstall:
 	rm -f $(BINDIR)/keyid $(MANDIR)/keyid.1 $(BASHDIR)/keyid $(ZSHDIR)/_keyid $(FISHDIR)/keyid.fish
+
+## make deb: .build/dist/keyid_VERSION-REVISION_amd64.deb from the release binary
+## (scripts/package.sh; the version is the one in Sources/KeyIDKit, DEB_REVISION the Debian revision).
+DEB_REVISION ?= 1
+PACKAGE = DEB_REVISION=$(DEB_REVISION) KEYID_RELEASE_BIN=$(RELEASE_BIN) scripts/package.sh
+deb: release
+	@scripts/install-deps.sh package
+	@$(PACKAGE) deb
+
+## make dist: the .deb, .build/dist/keyid-VERSION-x86_64-linux-gnu.tar.gz and SHA256SUMS.
+dist: release
+	@scripts/install-deps.sh package
+	@$(PACKAGE) dist
 
 clean:
 	rm -rf .build
