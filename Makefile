@@ -28,7 +28,7 @@ DEBUG_BIN = .build/debug/keyid
 RELEASE_BIN = .build/release/keyid
 
 .PHONY: all deps build release run test stress lint format bench order docs install install-files uninstall \
-	deb dist clean
+	deb dist package-check repro-check clean
 
 all: release
 
@@ -56,7 +56,8 @@ run:
 	@scripts/run.sh $(RELEASE_BIN)
 
 ## make test: every tier against a real gnome-keyring in a private D-Bus session, then the
-## keyring tiers (libsecret store, end to end, reliability) against each of $(PROVIDERS).
+## keyring tiers (libsecret store, end to end, reliability) against each of $(PROVIDERS), then
+## the package check.
 PROVIDERS ?= kwallet keepassxc
 PROVIDER_SUITES = LibSecretStoreTests|EndToEndTests|ReliabilityTests
 test:
@@ -72,6 +73,8 @@ test:
 			tests/keyring-session.sh --provider $$provider -- \
 			$(SWIFT) test --skip-build --filter '$(PROVIDER_SUITES)' || exit 1; \
 	done
+	@echo "== the package and the tarball on a fresh Debian 12 root"
+	@$(MAKE) --no-print-directory package-check
 
 ## make bench: keyid against secret-tool (and Python keyring, when pip can install it).
 BENCH_ARGS ?=
@@ -136,6 +139,16 @@ deb: release
 dist: release
 	@scripts/install-deps.sh package
 	@$(PACKAGE) dist
+
+## make package-check: lintian, then the package and the tarball on a fresh Debian 12 root made
+## by mmdebstrap (cached in .build/package-check; scripts/check-package.sh).
+package-check: dist
+	DEB_REVISION=$(DEB_REVISION) scripts/check-package.sh
+
+## make repro-check: build the package from two clean clones of HEAD and compare them.
+repro-check:
+	@scripts/install-deps.sh package
+	DEB_REVISION=$(DEB_REVISION) scripts/check-reproducible.sh
 
 clean:
 	rm -rf .build

@@ -131,7 +131,11 @@ build_tarball() {
 }
 
 case $what in
-    deb) build_deb ;;
+    deb)
+        build_deb
+        # A SHA256SUMS from an earlier make dist no longer describes this package.
+        rm -f "$dist/SHA256SUMS"
+        ;;
     dist)
         deb=$(build_deb)
         tarball=$(build_tarball)
