@@ -14,16 +14,18 @@ FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 # instead of 370 KB) and with the functions a run uses laid out together, in the order
 # bench/startup.order lists them (`make order` records it), so that a run touches a third as
 # many pages of the binary. Source paths in its debug information are written relative to the
-# checkout (-file-prefix-map), so that two checkouts of one commit build the same binary. It
+# checkout (-file-prefix-map), and the compiler's per-object .swift_modhash sections are left
+# out (packaging/release-link.ld), so that two checkouts of one commit build the same binary. It
 # carries no RUNPATH: with the runtime linked in it needs none, and $ORIGIN would make the
 # dlopen of libsecret look first in the binary's own directory.
 STATIC_CXX = .build/static-libstdcxx/libstdc++.a
 STARTUP_ORDER = $(CURDIR)/bench/startup.order
+RELEASE_LINK_SCRIPT = $(CURDIR)/packaging/release-link.ld
 RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xlinker -L$(CURDIR)/.build/static-libstdcxx \
 	-Xswiftc -use-ld=lld -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
 	-Xlinker -z -Xlinker pack-relative-relocs \
 	-Xlinker --symbol-ordering-file=$(STARTUP_ORDER) -Xlinker --no-warn-symbol-ordering \
-	-Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=.
+	-Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xlinker -T -Xlinker $(RELEASE_LINK_SCRIPT)
 DEBUG_BIN = .build/debug/keyid
 RELEASE_BIN = .build/release/keyid
 
@@ -38,11 +40,13 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# SwiftPM does not know the order file is an input of the link: relink when it is newer.
-RELINK_IF_REORDERED = [ ! $(STARTUP_ORDER) -nt $(RELEASE_BIN) ] || rm -f $(RELEASE_BIN)
+# SwiftPM does not know the order file and the link script are inputs of the link: relink when
+# either is newer.
+RELINK_IF_STALE = for input in $(STARTUP_ORDER) $(RELEASE_LINK_SCRIPT); do \
+	[ ! $$input -nt $(RELEASE_BIN) ] || rm -f $(RELEASE_BIN); done
 
 release: deps $(STATIC_CXX)
-	@$(RELINK_IF_REORDERED)
+	@$(RELINK_IF_STALE)
 	$(SWIFT) build $(RELEASE_FLAGS)
 
 $(STATIC_CXX):
