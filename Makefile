@@ -14,10 +14,11 @@ FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 # instead of 370 KB) and with the functions a run uses laid out together, in the order
 # bench/startup.order lists them (`make order` records it), so that a run touches a third as
 # many pages of the binary. Source paths in its debug information are written relative to the
-# checkout (-file-prefix-map), and the compiler's per-object .swift_modhash sections are left
-# out (packaging/release-link.ld), so that two checkouts of one commit build the same binary. It
-# carries no RUNPATH: with the runtime linked in it needs none, and $ORIGIN would make the
-# dlopen of libsecret look first in the binary's own directory.
+# checkout (-file-prefix-map), its debug information names no clang module cache (whose
+# folder names hash the checkout's path), and the compiler's per-object .swift_modhash
+# sections are left out (packaging/release-link.ld): two checkouts of one commit build the
+# same binary. It carries no RUNPATH: with the runtime linked in it needs none, and $ORIGIN
+# would make the dlopen of libsecret look first in the binary's own directory.
 STATIC_CXX = .build/static-libstdcxx/libstdc++.a
 STARTUP_ORDER = $(CURDIR)/bench/startup.order
 RELEASE_LINK_SCRIPT = $(CURDIR)/packaging/release-link.ld
@@ -25,7 +26,8 @@ RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xlinker 
 	-Xswiftc -use-ld=lld -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
 	-Xlinker -z -Xlinker pack-relative-relocs \
 	-Xlinker --symbol-ordering-file=$(STARTUP_ORDER) -Xlinker --no-warn-symbol-ordering \
-	-Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xlinker -T -Xlinker $(RELEASE_LINK_SCRIPT)
+	-Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs \
+	-Xlinker -T -Xlinker $(RELEASE_LINK_SCRIPT)
 DEBUG_BIN = .build/debug/keyid
 RELEASE_BIN = .build/release/keyid
 
