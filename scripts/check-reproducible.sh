@@ -23,14 +23,15 @@ done
 one=${clones[0]}/.build/dist
 two=${clones[1]}/.build/dist
 differences=0
-# Compare two ELF files section by section.
+# Compare two ELF files section by section (sections that hold bytes in the file).
 compare_sections() {
     local section
-    for section in $(readelf -S --wide "$1" | sed -n 's/^ *\[ *[0-9]*\] \([^ ]*\) .*/\1/p'); do
-        if ! cmp -s <(objcopy -O binary --only-section="$section" "$1" /dev/stdout 2>/dev/null) \
-            <(objcopy -O binary --only-section="$section" "$2" /dev/stdout 2>/dev/null); then
-            echo "    section $section differs"
-        fi
+    for section in $(readelf -S --wide "$1" |
+        sed -n 's/^ *\[ *[0-9]*\] \([^ ]*\) *\([A-Z_]*\) .*/\1 \2/p' | awk '$1 != "NULL" && $2 != "NOBITS" && $2 != "NULL" { print $1 }'); do
+        rm -f "$work/section-1" "$work/section-2"
+        objcopy --dump-section "$section=$work/section-1" "$1" "$work/scratch.o" 2>/dev/null
+        objcopy --dump-section "$section=$work/section-2" "$2" "$work/scratch.o" 2>/dev/null
+        cmp -s "$work/section-1" "$work/section-2" || echo "    section $section differs"
     done
 }
 # Name the files that differ between two unpacked trees.
@@ -43,6 +44,16 @@ compare_trees() {
         fi
     done
 }
+# The unstripped release binaries too: a difference there that stripping hides would still
+# change the build ID.
+release=.build/release/keyid
+if cmp -s "${clones[0]}/$release" "${clones[1]}/$release"; then
+    echo "identical: $release, unstripped"
+else
+    differences=$((differences + 1))
+    echo "DIFFERENT: $release, unstripped"
+    compare_sections "${clones[0]}/$release" "${clones[1]}/$release"
+fi
 for name in $(cd "$one" && ls); do
     if cmp -s "$one/$name" "$two/$name"; then
         echo "identical: $name ($(stat -c %s "$one/$name") bytes, sha256 $(sha256sum <"$one/$name" | cut -c1-16)...)"
