@@ -28,10 +28,8 @@ compare_sections() {
     local section
     for section in $(readelf -S --wide "$1" |
         sed -n 's/^ *\[ *[0-9]*\] \([^ ]*\) *\([A-Z_]*\) .*/\1 \2/p' | awk '$1 != "NULL" && $2 != "NOBITS" && $2 != "NULL" { print $1 }'); do
-        rm -f "$work/section-1" "$work/section-2"
-        objcopy --dump-section "$section=$work/section-1" "$1" "$work/scratch.o" 2>/dev/null
-        objcopy --dump-section "$section=$work/section-2" "$2" "$work/scratch.o" 2>/dev/null
-        cmp -s "$work/section-1" "$work/section-2" || echo "    section $section differs"
+        cmp -s <(readelf -x "$section" "$1" 2>&1 | tail -n +2) <(readelf -x "$section" "$2" 2>&1 | tail -n +2) ||
+            echo "    section $section differs"
     done
 }
 # Name the files that differ between two unpacked trees.
