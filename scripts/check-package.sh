@@ -180,14 +180,15 @@ done
 grep -qx 'VERSION_CODENAME=bookworm' /etc/os-release || die "the root is made from this machine's apt sources: needs Debian 12"
 
 # What the root holds: Debian's minimal base, man-db and bash-completion, and (downloaded,
-# not installed) what the checks install later, so that a run needs no network: libsecret-1-0
-# with its recommendations, as apt would pull it for keyid, and gnome-keyring, dbus and
-# secret-tool for the Secret Service check.
+# not installed) what the checks install later, so that they run without a network:
+# libsecret-1-0 with its recommendations, as apt pulls it for keyid (mmdebstrap turns
+# recommendations off while it works), and gnome-keyring, dbus and secret-tool for the Secret
+# Service check.
 root_recipe=(
     --mode=root --variant=minbase --include=man-db,bash-completion
     --skip=cleanup/apt/lists,cleanup/apt/cache
     --customize-hook='chroot "$1" apt-get clean'
-    --customize-hook='chroot "$1" apt-get install --yes --download-only libsecret-1-0'
+    --customize-hook='chroot "$1" apt-get install --yes --download-only -o APT::Install-Recommends=true libsecret-1-0'
     --customize-hook='chroot "$1" apt-get install --yes --download-only --no-install-recommends dbus gnome-keyring libsecret-tools'
 )
 key=$({ printf '%s\n' "$suite" "${root_recipe[@]}"; cat "${sources[@]}"; } | sha256sum | cut -c1-16)
@@ -202,8 +203,9 @@ unmounted() {
     ! findmnt -rn -o TARGET | awk -v t="$target" '$0 == t || index($0, t "/") == 1 { found = 1 } END { exit !found }'
 }
 
+# A root older than a month is made again, so that it stays close to a fresh install.
 root_note="reused the cached root"
-if [ ! -s "$base" ]; then
+if [ ! -s "$base" ] || [ -n "$(find "$base" -mtime +30)" ]; then
     rm -f "$cache"/root-*.tar
     made=$SECONDS
     echo "making a Debian 12 root with mmdebstrap (cached in $base; log in $cache/mmdebstrap.log)"
@@ -222,12 +224,13 @@ mkdir -p "$root/root/check"
 cp "$deb" "$root/root/check/"
 
 # in_root SCRIPT [ARG...]: run sh -c SCRIPT in the root with a clean environment, with /dev,
-# /proc and /sys mounted in a private mount namespace and every process in a PID namespace of
-# its own, so that nothing it mounts or starts outlives it.
+# /proc and /sys mounted in a private mount namespace, every process in a PID namespace of its
+# own (so that nothing it mounts or starts outlives it) and no network (apt works from the
+# root's own cache).
 in_root() {
     local script=$1
     shift
-    unshare --mount --propagation private --pid --fork --kill-child -- /bin/sh -c '
+    unshare --mount --propagation private --pid --fork --kill-child --net -- /bin/sh -c '
         root=$1
         shift
         mount --rbind /dev "$root/dev" && mount -t proc proc "$root/proc" &&
