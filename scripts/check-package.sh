@@ -5,10 +5,11 @@
 # .deb installed with apt, used, and purged, and the tarball unpacked and run.
 #   check-package.sh        (as root, after make dist; make package-check runs both)
 # The root is made once and cached in .build/package-check (remove it to make a new one); each
-# run works on a fresh copy, inside private mount and PID namespaces, so nothing leaks to this
-# machine. Prints one line per check, then "N passed, M failed"; exits 1 if any check failed.
+# run works on a fresh copy, inside private mount, PID and network namespaces, so nothing leaks
+# to this machine. Prints one line per check, then "N passed, M failed"; exits 1 if any check
+# failed, 2 if it could not run them.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 started=$SECONDS
 revision=${DEB_REVISION:-1}
@@ -27,7 +28,7 @@ version=$upstream-$revision
 deb=$dist/keyid_${version}_amd64.deb
 tar_name=keyid-$upstream-x86_64-linux-gnu
 tarball=$dist/$tar_name.tar.gz
-[ -f "$deb" ] && [ -f "$tarball" ] || die "no $deb or $tarball: run make dist first"
+if [ ! -f "$deb" ] || [ ! -f "$tarball" ]; then die "no $deb or $tarball: run make dist first"; fi
 for tool in mmdebstrap lintian unshare chroot setpriv; do
     command -v "$tool" >/dev/null || die "$tool is missing: scripts/install-deps.sh package"
 done
@@ -77,7 +78,7 @@ check_lintian() {
 check "lintian (Debian 12's $(lintian --version | cut -d' ' -f2)): no error, no warning" check_lintian
 sed 's/^/        lintian: /' "$scratch/lintian.txt"
 
-examples=$(cd examples && ls)
+mapfile -t examples < <(cd examples && ls)
 check_deb_contents() {
     local wanted got
     wanted=$(
@@ -86,7 +87,7 @@ check_deb_contents() {
             usr/share/zsh/vendor-completions/_keyid usr/share/fish/vendor_completions.d/keyid.fish \
             usr/share/doc/keyid/copyright usr/share/doc/keyid/changelog.Debian.gz \
             usr/share/doc/keyid/README.md.gz usr/share/lintian/overrides/keyid \
-            $(printf 'usr/share/doc/keyid/examples/%s\n' $examples); do
+            "${examples[@]/#/usr/share/doc/keyid/examples/}"; do
             printf '%s\n' "-rw-r--r--:root/root:./$file"
         done | sort
     )
@@ -100,7 +101,7 @@ check_deb_contents() {
         cmp "$u/fish/vendor_completions.d/keyid.fish" completions/keyid.fish &&
         zcat "$u/doc/keyid/README.md.gz" | cmp - README.md &&
         cmp "$u/lintian/overrides/keyid" packaging/deb/lintian-overrides &&
-        for example in $examples; do cmp "$u/doc/keyid/examples/$example" "examples/$example" || return 1; done
+        for example in "${examples[@]}"; do cmp "$u/doc/keyid/examples/$example" "examples/$example" || return 1; done
 }
 check "the .deb holds the binary, manual page, completions, copyright, changelog, README and examples" \
     check_deb_contents
@@ -184,6 +185,7 @@ grep -qx 'VERSION_CODENAME=bookworm' /etc/os-release || die "the root is made fr
 # libsecret-1-0 with its recommendations, as apt pulls it for keyid (mmdebstrap turns
 # recommendations off while it works), and gnome-keyring, dbus and secret-tool for the Secret
 # Service check.
+# shellcheck disable=SC2016,SC2054 # the hooks expand $1 in mmdebstrap; --include takes commas
 root_recipe=(
     --mode=root --variant=minbase --include=man-db,bash-completion
     --skip=cleanup/apt/lists,cleanup/apt/cache
@@ -281,12 +283,15 @@ libsecret-1-0" "$(sed 's/^installed 0\.20.*/installed/' "$scratch/installed")"
 }
 check "apt-get install ./${deb##*/} succeeds and pulls libsecret-1-0 by itself" check_install
 
-check "keyid --version prints keyid $upstream" \
-    eval 'expect "keyid --version" "keyid $upstream" "$(in_root "keyid --version")"'
+check_version() { expect "keyid --version" "keyid $upstream" "$(in_root 'keyid --version')"; }
+check "keyid --version prints keyid $upstream" check_version
 
 check_man() {
-    expect "man -w keyid" /usr/share/man/man1/keyid.1.gz "$(in_root 'man -w keyid')" &&
-        in_root 'MANWIDTH=80 man keyid 2>&1 | grep -q "keyid get --create"' || { echo "man keyid did not render"; return 1; }
+    expect "man -w keyid" /usr/share/man/man1/keyid.1.gz "$(in_root 'man -w keyid')" || return 1
+    if ! in_root 'MANWIDTH=80 man keyid 2>&1 | grep -q "keyid get --create"'; then
+        echo "man keyid did not render the page"
+        return 1
+    fi
 }
 check "man -w keyid finds the manual page, and man renders it" check_man
 
@@ -366,7 +371,7 @@ check_purge() {
     while read -r file; do
         [ ! -e "$root$file" ] && [ ! -L "$root$file" ] || left="$left $file"
     done <"$scratch/files"
-    for dir in /usr/share/doc/keyid; do [ ! -e "$root$dir" ] || left="$left $dir"; done
+    [ ! -e "$root/usr/share/doc/keyid" ] || left="$left /usr/share/doc/keyid"
     [ -z "$left" ] || { echo "left behind:$left"; return 1; }
     ! in_root 'dpkg-query -W -f "\${db:Status-Status}" keyid 2>/dev/null | grep -q .' ||
         { echo "dpkg still knows keyid: $(in_root 'dpkg -l keyid | tail -n 1')"; return 1; }
