@@ -69,7 +69,7 @@ check_lintian() {
     # make the overridden tag count for --fail-on, so the overrides are listed from their file.)
     cp "$deb" "$scratch/"
     local status
-    (cd / && setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME="$scratch" \
+    (cd / && setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME="$scratch" TMPDIR="$scratch" \
         lintian --fail-on error,warning --display-info "$scratch/${deb##*/}") >"$scratch/lintian.txt" 2>&1
     status=$?
     sed -n 's/^keyid: /overridden: /p' packaging/deb/lintian-overrides >>"$scratch/lintian.txt"

@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 
 commit=$(git rev-parse --verify "${1:-HEAD}^{commit}")
 work=$(mktemp -d /tmp/keyid-repro.XXXXXX)
-trap 'rm -rf "$work"' EXIT
+# SwiftPM also leaves a lock file per build folder in the temporary directory, named after it.
+trap 'rm -rf "$work"; rm -f "${TMPDIR:-/tmp}/${work//\//_}"_*.lock' EXIT
 
 clones=("$work/one" "$work/the-second-clone")
 for dir in "${clones[@]}"; do
