@@ -1,4 +1,4 @@
-# keyid: make run | make test | make check | make lint | make bench | make install
+# keyid: make run | make test | make check | make lint | make bench | make install | make deb | make dist
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -13,17 +13,27 @@ FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 # run). It is linked by lld with packed relative relocations (DT_RELR: 3 KB to read at start-up
 # instead of 370 KB) and with the functions a run uses laid out together, in the order
 # bench/startup.order lists them (`make order` records it), so that a run touches a third as
-# many pages of the binary.
+# many pages of the binary. Source paths in its debug information are written relative to the
+# checkout (-file-prefix-map), its debug information names no clang module cache (whose
+# folder names hash the checkout's path), and the compiler's per-object .swift_modhash
+# sections are left out (packaging/release-link.ld): two checkouts of one commit build the
+# same binary. It carries no RUNPATH: with the runtime linked in it needs none, and $ORIGIN
+# would make the dlopen of libsecret look first in the binary's own directory.
 STATIC_CXX = .build/static-libstdcxx/libstdc++.a
 STARTUP_ORDER = $(CURDIR)/bench/startup.order
-RELEASE_FLAGS = -c release --product keyid --static-swift-stdlib -Xlinker -L$(CURDIR)/.build/static-libstdcxx \
+RELEASE_LINK_SCRIPT = $(CURDIR)/packaging/release-link.ld
+RELEASE_FLAGS = -c release --product keyid --static-swift-stdlib --disable-local-rpath \
+	-Xlinker -L$(CURDIR)/.build/static-libstdcxx \
 	-Xswiftc -use-ld=lld -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
 	-Xlinker -z -Xlinker pack-relative-relocs \
-	-Xlinker --symbol-ordering-file=$(STARTUP_ORDER) -Xlinker --no-warn-symbol-ordering
+	-Xlinker --symbol-ordering-file=$(STARTUP_ORDER) -Xlinker --no-warn-symbol-ordering \
+	-Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs \
+	-Xlinker -T -Xlinker $(RELEASE_LINK_SCRIPT)
 DEBUG_BIN = .build/debug/keyid
 RELEASE_BIN = .build/release/keyid
 
-.PHONY: all deps build release run test check stress lint format bench order docs install install-files uninstall clean
+.PHONY: all deps build release run test check stress lint format bench order docs install install-files uninstall \
+	deb dist package-check repro-check clean
 
 all: release
 
@@ -33,11 +43,13 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# SwiftPM does not know the order file is an input of the link: relink when it is newer.
-RELINK_IF_REORDERED = [ ! $(STARTUP_ORDER) -nt $(RELEASE_BIN) ] || rm -f $(RELEASE_BIN)
+# SwiftPM does not know the order file and the link script are inputs of the link: relink when
+# either is newer.
+RELINK_IF_STALE = for input in $(STARTUP_ORDER) $(RELEASE_LINK_SCRIPT); do \
+	[ ! $$input -nt $(RELEASE_BIN) ] || rm -f $(RELEASE_BIN); done
 
 release: deps $(STATIC_CXX)
-	@$(RELINK_IF_REORDERED)
+	@$(RELINK_IF_STALE)
 	$(SWIFT) build $(RELEASE_FLAGS)
 
 $(STATIC_CXX):
@@ -51,7 +63,8 @@ run:
 	@scripts/run.sh $(RELEASE_BIN)
 
 ## make test: every tier against a real gnome-keyring in a private D-Bus session, then the
-## keyring tiers (libsecret store, end to end, reliability) against each of $(PROVIDERS).
+## keyring tiers (libsecret store, end to end, reliability) against each of $(PROVIDERS), then
+## the package check.
 PROVIDERS ?= kwallet keepassxc
 PROVIDER_SUITES = SecretServiceStoreTests|EndToEndTests|ReliabilityTests|CollectionTests
 test:
@@ -67,6 +80,8 @@ test:
 			Tests/Harness/keyring-session.sh --provider $$provider -- \
 			$(SWIFT) test --skip-build --filter '$(PROVIDER_SUITES)' || exit 1; \
 	done
+	@echo "== the package and the tarball on a fresh Debian 12 root"
+	@$(MAKE) --no-print-directory package-check
 
 ## make check: the fast loop, the unit and in-process command tests (KeyIDKitTests): no
 ## packages to install, no keyring, well under a minute after the build.
@@ -124,6 +139,29 @@ install-files:
 
 uninstall:
 	rm -f $(BINDIR)/keyid $(MANDIR)/keyid.1 $(BASHDIR)/keyid $(ZSHDIR)/_keyid $(FISHDIR)/keyid.fish
+
+## make deb: .build/dist/keyid_VERSION-REVISION_amd64.deb from the release binary
+## (scripts/package.sh; the version is the one in Sources/KeyIDKit, DEB_REVISION the Debian revision).
+DEB_REVISION ?= 1
+PACKAGE = DEB_REVISION=$(DEB_REVISION) KEYID_RELEASE_BIN=$(RELEASE_BIN) scripts/package.sh
+deb: release
+	@scripts/install-deps.sh package
+	@$(PACKAGE) deb
+
+## make dist: the .deb, .build/dist/keyid-VERSION-x86_64-linux-gnu.tar.gz and SHA256SUMS.
+dist: release
+	@scripts/install-deps.sh package
+	@$(PACKAGE) dist
+
+## make package-check: lintian, then the package and the tarball on a fresh Debian 12 root made
+## by mmdebstrap (cached in .build/package-check; scripts/check-package.sh).
+package-check: dist
+	DEB_REVISION=$(DEB_REVISION) scripts/check-package.sh
+
+## make repro-check: build the package from two clean clones of HEAD and compare them.
+repro-check:
+	@scripts/install-deps.sh package
+	DEB_REVISION=$(DEB_REVISION) scripts/check-reproducible.sh
 
 clean:
 	rm -rf .build

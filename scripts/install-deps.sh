@@ -1,12 +1,15 @@
 #!/bin/sh
 # Install the Debian packages keyid needs for the given purpose, if any are missing.
-#   install-deps.sh build|run|test|bench|order
+#   install-deps.sh build|run|test|bench|order|package
 set -eu
 
 build="libsecret-1-dev pkg-config g++ make"
 runtime="gnome-keyring dbus dbus-bin dbus-daemon libsecret-tools"
 test="python3-dbus python3-gi bash-completion zsh fish groff-base strace valgrind"
 bench="time python3-dbus python3-venv"
+# make deb and make dist (dpkg-deb comes with dpkg; strip and readelf with binutils), and the
+# package check: lintian judges the package, mmdebstrap makes the fresh Debian root it runs in.
+packaging="dpkg-dev binutils lintian mmdebstrap"
 # The other Secret Service providers the tests run against (Tests/Harness/providers/), installed
 # without their recommendations: they run headless.
 providers="keepassxc libkf5wallet-bin libqca-qt5-2-plugins"
@@ -17,9 +20,10 @@ recipes="ansible-core cloud-init desktop-file-utils systemd"
 case ${1:-build} in
     build) wanted="$build" ;;
     run) wanted="$build $runtime" ;;
-    test) wanted="$build $runtime $test $bench $providers $recipes" ;;
+    test) wanted="$build $runtime $test $bench $providers $recipes $packaging" ;;
     bench) wanted="$build $runtime $bench" ;;
     order) wanted="$build $runtime python3 valgrind" ;;
+    package) wanted="$build $packaging" ;;
     *) echo "install-deps.sh: unknown purpose $1" >&2; exit 2 ;;
 esac
 

@@ -1,0 +1,396 @@
+#!/bin/bash
+# The release artifacts of `make dist`, tried as a user would: lintian and the contents of the
+# .deb and the tarball, one version everywhere, then, in a minimal Debian 12 root made by
+# mmdebstrap from this machine's own apt sources (no Swift, nothing of the build inside), the
+# .deb installed with apt, used, and purged, and the tarball unpacked and run.
+#   check-package.sh        (as root, after make dist; make package-check runs both)
+# The root is made once and cached in .build/package-check (remove it to make a new one); each
+# run works on a fresh copy, inside private mount, PID and network namespaces, so nothing leaks
+# to this machine. Prints one line per check, then "N passed, M failed"; exits 1 if any check
+# failed, 2 if it could not run them.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+
+started=$SECONDS
+revision=${DEB_REVISION:-1}
+dist=.build/dist
+cache=.build/package-check
+suite=bookworm
+
+die() { echo "check-package.sh: $*" >&2; exit 2; }
+if [ "$(id -u)" -ne 0 ]; then
+    # mmdebstrap, mount and chroot need root.
+    command -v sudo >/dev/null || die "run as root: mmdebstrap, mount and chroot need it"
+    exec sudo DEB_REVISION="$revision" "$0" "$@"
+fi
+upstream=$(scripts/version.sh) || exit 2
+version=$upstream-$revision
+deb=$dist/keyid_${version}_amd64.deb
+tar_name=keyid-$upstream-x86_64-linux-gnu
+tarball=$dist/$tar_name.tar.gz
+if [ ! -f "$deb" ] || [ ! -f "$tarball" ]; then die "no $deb or $tarball: run make dist first"; fi
+for tool in mmdebstrap lintian unshare chroot setpriv; do
+    command -v "$tool" >/dev/null || die "$tool is missing: scripts/install-deps.sh package"
+done
+
+scratch=$(mktemp -d)
+chmod 0755 "$scratch"
+trap 'rm -rf "$scratch"' EXIT
+
+passed=0 failed=0
+# check NAME COMMAND...: run one check; its output is shown (indented) when it fails.
+check() {
+    local name=$1 output
+    shift
+    if output=$("$@" 2>&1); then
+        printf 'ok    %s\n' "$name"
+        passed=$((passed + 1))
+    else
+        printf 'FAIL  %s\n' "$name"
+        [ -z "$output" ] || printf '%s\n' "$output" | sed 's/^/        /'
+        failed=$((failed + 1))
+    fi
+}
+# expect WHAT WANTED GOT: fail, saying what differs, unless WANTED = GOT.
+expect() {
+    [ "$2" = "$3" ] && return 0
+    printf '%s: expected\n%s\ngot\n%s\n' "$1" "$2" "$3"
+    return 1
+}
+
+# --- The artifacts, on this machine --------------------------------------------------------
+
+unpacked=$scratch/deb
+dpkg-deb -x "$deb" "$unpacked" || die "dpkg-deb cannot unpack $deb"
+tar -xzf "$tarball" -C "$scratch" || die "cannot unpack $tarball"
+
+check_lintian() {
+    # As an unprivileged user: lintian advises against running as root. (--show-overrides would
+    # make the overridden tag count for --fail-on, so the overrides are listed from their file.)
+    cp "$deb" "$scratch/"
+    local status
+    (cd / && setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME="$scratch" TMPDIR="$scratch" \
+        lintian --fail-on error,warning --display-info "$scratch/${deb##*/}") >"$scratch/lintian.txt" 2>&1
+    status=$?
+    sed -n 's/^keyid: /overridden: /p' packaging/deb/lintian-overrides >>"$scratch/lintian.txt"
+    return "$status"
+}
+check "lintian (Debian 12's $(lintian --version | cut -d' ' -f2)): no error, no warning" check_lintian
+sed 's/^/        lintian: /' "$scratch/lintian.txt"
+
+mapfile -t examples < <(cd examples && ls)
+check_deb_contents() {
+    local wanted got
+    wanted=$(
+        printf '%s\n' -rwxr-xr-x:root/root:./usr/bin/keyid
+        for file in usr/share/man/man1/keyid.1.gz usr/share/bash-completion/completions/keyid \
+            usr/share/zsh/vendor-completions/_keyid usr/share/fish/vendor_completions.d/keyid.fish \
+            usr/share/doc/keyid/copyright usr/share/doc/keyid/changelog.Debian.gz \
+            usr/share/doc/keyid/README.md.gz usr/share/lintian/overrides/keyid \
+            "${examples[@]/#/usr/share/doc/keyid/examples/}"; do
+            printf '%s\n' "-rw-r--r--:root/root:./$file"
+        done | sort
+    )
+    got=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print $1 ":" $2 ":" $6 }' | sort -t: -k3)
+    wanted=$(printf '%s\n' "$wanted" | sort -t: -k3)
+    expect "files (mode:owner:path)" "$wanted" "$got" || return 1
+    local u=$unpacked/usr/share
+    zcat "$u/man/man1/keyid.1.gz" | cmp - doc/keyid.1 &&
+        cmp "$u/bash-completion/completions/keyid" completions/keyid.bash &&
+        cmp "$u/zsh/vendor-completions/_keyid" completions/_keyid &&
+        cmp "$u/fish/vendor_completions.d/keyid.fish" completions/keyid.fish &&
+        zcat "$u/doc/keyid/README.md.gz" | cmp - README.md &&
+        cmp "$u/lintian/overrides/keyid" packaging/deb/lintian-overrides &&
+        for example in "${examples[@]}"; do cmp "$u/doc/keyid/examples/$example" "examples/$example" || return 1; done
+}
+check "the .deb holds the binary, manual page, completions, copyright, changelog, README and examples" \
+    check_deb_contents
+
+check_binary() {
+    local binary=$unpacked/usr/bin/keyid sections
+    sections=$(readelf -S --wide "$binary") || return 1
+    if grep -qE ' \.(symtab|debug_[a-z]+|comment) ' <<<"$sections"; then
+        echo "not stripped:"
+        grep -E ' \.(symtab|debug_[a-z]+|comment) ' <<<"$sections"
+        return 1
+    fi
+    if strings -a "$binary" | grep -F -e "$(pwd)/" -e "/.build/"; then
+        echo "build paths in the binary (above)"
+        return 1
+    fi
+    if readelf -d "$binary" | grep -E 'RPATH|RUNPATH'; then
+        echo "the binary has a library search path (above)"
+        return 1
+    fi
+    cmp "$binary" "$scratch/$tar_name/bin/keyid" || { echo "the .deb and the tarball hold different binaries"; return 1; }
+}
+check "the binary is stripped, holds no build path and no RUNPATH, and is the tarball's" check_binary
+
+check_control() {
+    local needed depends
+    # The newest glibc symbol version the binary needs; DT_RELR needs 2.36 by itself.
+    needed=$(
+        {
+            readelf -V --wide "$unpacked/usr/bin/keyid" | sed -n 's/.*Name: GLIBC_\([0-9][0-9.]*\).*/\1/p'
+            readelf -d "$unpacked/usr/bin/keyid" | grep -q '(RELR)' && echo 2.36
+        } | sort -V | tail -n 1
+    )
+    depends=$(dpkg-deb -f "$deb" Depends)
+    expect "Depends" "libc6 (>= $needed)" "$depends" &&
+        expect "Recommends" "libsecret-1-0" "$(dpkg-deb -f "$deb" Recommends)" &&
+        expect "Suggests" "gnome-keyring | keepassxc | libkf5wallet-bin" "$(dpkg-deb -f "$deb" Suggests)"
+}
+check "control: Depends on the glibc the binary needs (2.36 for DT_RELR), Recommends libsecret" check_control
+
+check_tarball() {
+    local wanted got
+    wanted=$(printf "$tar_name/%s\n" LICENSE README.md bin/keyid share/man/man1/keyid.1 \
+        share/bash-completion/completions/keyid share/zsh/site-functions/_keyid \
+        share/fish/vendor_completions.d/keyid.fish | sort)
+    got=$(tar -tzf "$tarball" | grep -v '/$' | sort)
+    expect "tarball files" "$wanted" "$got" || return 1
+    cmp "$scratch/$tar_name/LICENSE" LICENSE && cmp "$scratch/$tar_name/README.md" README.md &&
+        cmp "$scratch/$tar_name/share/man/man1/keyid.1" doc/keyid.1 || return 1
+    [ "$(tar -tvzf "$tarball" | awk '{ print $2 }' | sort -u)" = 0/0 ] || { echo "members not owned by 0/0"; return 1; }
+    (cd "$dist" && sha256sum --check --strict SHA256SUMS)
+}
+check "the tarball holds bin/keyid, the manual page, completions, README and LICENSE; SHA256SUMS agrees" \
+    check_tarball
+
+check_versions() {
+    local changelog
+    changelog=$(zcat "$unpacked/usr/share/doc/keyid/changelog.Debian.gz" | head -n 1)
+    expect "the .deb's Version field" "$version" "$(dpkg-deb -f "$deb" Version)" &&
+        expect "the .deb's Package field" keyid "$(dpkg-deb -f "$deb" Package)" &&
+        expect "the changelog's first line" "keyid ($version) bookworm; urgency=medium" "$changelog" &&
+        expect "the .deb's keyid --version" "keyid $upstream" "$("$unpacked/usr/bin/keyid" --version)" &&
+        expect "the tarball's keyid --version" "keyid $upstream" "$("$scratch/$tar_name/bin/keyid" --version)" &&
+        expect "the tarball's one folder" "$tar_name/" "$(tar -tzf "$tarball" | cut -d/ -f1 | sort -u)/"
+}
+check "one version $upstream: sources, keyid --version, package, changelog and the file names agree" \
+    check_versions
+
+# --- A fresh Debian 12 root ------------------------------------------------------------------
+
+# The host's apt sources, as files (mmdebstrap copies each into the root as it is).
+sources=()
+for file in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+    [ -f "$file" ] && grep -qE '^[^#[:space:]]' "$file" && sources+=("$file")
+done
+[ "${#sources[@]}" -gt 0 ] || die "this machine has no apt sources to make the root from"
+grep -qx 'VERSION_CODENAME=bookworm' /etc/os-release || die "the root is made from this machine's apt sources: needs Debian 12"
+
+# What the root holds: Debian's minimal base, man-db and bash-completion, and (downloaded,
+# not installed) what the checks install later, so that they run without a network:
+# libsecret-1-0 with its recommendations, as apt pulls it for keyid (mmdebstrap turns
+# recommendations off while it works), and gnome-keyring, dbus and secret-tool for the Secret
+# Service check.
+# shellcheck disable=SC2016,SC2054 # the hooks expand $1 in mmdebstrap; --include takes commas
+root_recipe=(
+    --mode=root --variant=minbase --include=man-db,bash-completion
+    --skip=cleanup/apt/lists,cleanup/apt/cache
+    --customize-hook='chroot "$1" apt-get clean'
+    --customize-hook='chroot "$1" apt-get install --yes --download-only -o APT::Install-Recommends=true libsecret-1-0'
+    --customize-hook='chroot "$1" apt-get install --yes --download-only --no-install-recommends dbus gnome-keyring libsecret-tools'
+)
+key=$({ printf '%s\n' "$suite" "${root_recipe[@]}"; cat "${sources[@]}"; } | sha256sum | cut -c1-16)
+base=$cache/root-$key.tar
+root=$cache/root
+mkdir -p "$cache"
+
+# Never delete a tree something is still mounted in.
+unmounted() {
+    local target
+    target=$(realpath -m "$1")
+    ! findmnt -rn -o TARGET | awk -v t="$target" '$0 == t || index($0, t "/") == 1 { found = 1 } END { exit !found }'
+}
+
+# A root older than a month is made again, so that it stays close to a fresh install.
+root_note="reused the cached root"
+if [ ! -s "$base" ] || [ -n "$(find "$base" -mtime +30)" ]; then
+    rm -f "$cache"/root-*.tar
+    made=$SECONDS
+    echo "making a Debian 12 root with mmdebstrap (cached in $base; log in $cache/mmdebstrap.log)"
+    mmdebstrap "${root_recipe[@]}" "$suite" "$cache/partial-$key.tar" "${sources[@]}" \
+        >"$cache/mmdebstrap.log" 2>&1 || { tail -n 20 "$cache/mmdebstrap.log" >&2; die "mmdebstrap failed"; }
+    mv "$cache/partial-$key.tar" "$base"
+    root_note="made it in $((SECONDS - made)) s"
+fi
+unmounted "$root" || die "something is mounted under $root"
+rm -rf --one-file-system "$root"
+mkdir -p "$root"
+tar -xf "$base" -C "$root" --exclude='./dev/*' || die "cannot unpack $base"
+# A machine ID of its own, as an installed system has.
+tr -d - </proc/sys/kernel/random/uuid >"$root/etc/machine-id"
+mkdir -p "$root/root/check"
+cp "$deb" "$root/root/check/"
+
+# in_root SCRIPT [ARG...]: run sh -c SCRIPT in the root with a clean environment, with /dev,
+# /proc and /sys mounted in a private mount namespace, every process in a PID namespace of its
+# own (so that nothing it mounts or starts outlives it) and no network (apt works from the
+# root's own cache).
+in_root() {
+    local script=$1
+    shift
+    unshare --mount --propagation private --pid --fork --kill-child --net -- /bin/sh -c '
+        root=$1
+        shift
+        mount --rbind /dev "$root/dev" && mount -t proc proc "$root/proc" &&
+            mount --rbind /sys "$root/sys" || exit 125
+        exec chroot "$root" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin \
+            HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive /bin/sh -c "$@"
+    ' in-root "$root" "$script" in-root "$@"
+}
+apt_quiet() { in_root "apt-get -o Dpkg::Use-Pty=0 -qq $* >/tmp/apt.log 2>&1 || { cat /tmp/apt.log; exit 1; }"; }
+
+check_fresh_root() {
+    expect "Debian version" 12 "$(cut -d. -f1 "$root/etc/debian_version")" || return 1
+    in_root 'for p in keyid libsecret-1-0 dbus gnome-keyring; do
+            [ "$(dpkg-query -W -f "\${db:Status-Status}" $p 2>/dev/null)" != installed ] || { echo "$p is installed"; exit 1; }
+        done
+        ! command -v swift || { echo "swift is here"; exit 1; }
+        ! ls -d /opt/swift /usr/share/swift 2>/dev/null'
+}
+check "a fresh Debian 12 root without keyid, libsecret or Swift ($root_note)" check_fresh_root
+
+uuid='^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'
+
+check_without_recommends() {
+    apt_quiet "install --no-install-recommends ./root/check/${deb##*/}" || return 1
+    in_root '
+        set -e
+        ! dpkg-query -W -f "\${db:Status-Status}" libsecret-1-0 2>/dev/null | grep -qx installed
+        KEYID_STATE=$(mktemp -d)
+        XDG_STATE_HOME=$KEYID_STATE keyid --backend file get --create | grep -Eq "$1"
+        status=0
+        DBUS_SESSION_BUS_ADDRESS=unix:path=/run/no-bus keyid get --no-prompt --timeout 5 2>/tmp/err || status=$?
+        [ "$status" -eq 5 ] || { echo "keyid get exited $status, not 5"; cat /tmp/err; exit 1; }
+        grep -q "install the libsecret-1-0 package" /tmp/err || { cat /tmp/err; exit 1; }
+        rm -rf "$KEYID_STATE"' "$uuid" || return 1
+    apt_quiet "purge keyid"
+}
+check "without Recommends: no libsecret, the file backend works, keyid get says to install libsecret-1-0 (exit 5)" \
+    check_without_recommends
+
+check_install() {
+    apt_quiet "install ./root/check/${deb##*/}" || return 1
+    in_root 'dpkg-query -W -f "\${db:Status-Status} \${Version}\n" keyid libsecret-1-0 && apt-mark showauto libsecret-1-0' \
+        >"$scratch/installed" || { cat "$scratch/installed"; return 1; }
+    expect "keyid and libsecret-1-0 installed, libsecret-1-0 automatically" \
+        "installed $version
+installed
+libsecret-1-0" "$(sed 's/^installed 0\.20.*/installed/' "$scratch/installed")"
+}
+check "apt-get install ./${deb##*/} succeeds and pulls libsecret-1-0 by itself" check_install
+
+check_version() { expect "keyid --version" "keyid $upstream" "$(in_root 'keyid --version')"; }
+check "keyid --version prints keyid $upstream" check_version
+
+check_man() {
+    expect "man -w keyid" /usr/share/man/man1/keyid.1.gz "$(in_root 'man -w keyid')" || return 1
+    if ! in_root 'MANWIDTH=80 man keyid 2>&1 | grep -q "keyid get --create"'; then
+        echo "man keyid did not render the page"
+        return 1
+    fi
+}
+check "man -w keyid finds the manual page, and man renders it" check_man
+
+check_completion() {
+    local out
+    out=$(in_root "bash -c '
+        . /usr/share/bash-completion/bash_completion
+        __load_completion keyid || exit 1
+        complete -p keyid
+        function=\$(complete -p keyid | sed -n \"s/.*-F \\([^ ]*\\) .*/\\1/p\")
+        COMP_WORDS=(keyid ro) COMP_CWORD=1 COMP_LINE=\"keyid ro\" COMP_POINT=8
+        \"\$function\" keyid ro keyid
+        printf \"%s\\n\" \"\${COMPREPLY[@]}\"'")
+    expect "bash completion of 'keyid ro'" "complete -F _keyid keyid
+rotate" "$out"
+}
+check "bash-completion loads the completion and completes 'keyid ro' to rotate" check_completion
+
+check_file_backend() {
+    local ids
+    ids=$(in_root 'keyid --backend file get --create; keyid --backend file get --create') || { echo "$ids"; return 1; }
+    grep -Eq "$uuid" <<<"${ids%%$'\n'*}" || { echo "not an ID: $ids"; return 1; }
+    expect "second run" "${ids%%$'\n'*}" "${ids#*$'\n'}" || return 1
+    printf '%s\n' "${ids%%$'\n'*}" >"$scratch/file-id"
+}
+check "keyid --backend file get --create twice prints one ID" check_file_backend
+
+# with-keyring COMMAND...: COMMAND in a private D-Bus session with an unlocked gnome-keyring,
+# whose data is kept in /root/keyring (DESIGN.md, "A private, real keyring for tests").
+cat >"$root/root/check/with-keyring" <<'EOF'
+#!/bin/sh
+set -eu
+export HOME=/root/keyring XDG_DATA_HOME=/root/keyring/data XDG_CONFIG_HOME=/root/keyring/config \
+    XDG_CACHE_HOME=/root/keyring/cache XDG_RUNTIME_DIR=/root/keyring/run
+unset DBUS_SESSION_BUS_ADDRESS GNOME_KEYRING_CONTROL DISPLAY WAYLAND_DISPLAY SECRET_BACKEND
+mkdir -p "$XDG_DATA_HOME" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME"
+mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
+exec dbus-run-session -- sh -c '
+    printf %s check-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null
+    tries=0
+    until dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+            org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q "boolean true"; do
+        tries=$((tries + 1))
+        [ "$tries" -lt 200 ] || { echo "gnome-keyring did not take org.freedesktop.secrets" >&2; exit 1; }
+        sleep 0.05
+    done
+    "$@"' with-keyring "$@"
+EOF
+chmod 0755 "$root/root/check/with-keyring"
+
+check_secret_service() {
+    local out first
+    apt_quiet "install --no-install-recommends dbus gnome-keyring libsecret-tools" || return 1
+    out=$(in_root '/root/check/with-keyring sh -c "
+        keyid get --create --no-prompt --timeout 10
+        keyid get --create --no-prompt --timeout 10
+        secret-tool lookup service keyid account device-id; echo
+        secret-tool search --all service keyid account device-id 2>&1 | grep -c \"^\[/\""') ||
+        { echo "$out"; return 1; }
+    first=$(sed -n 1p <<<"$out")
+    grep -Eq "$uuid" <<<"$first" || { echo "not an ID: $out"; return 1; }
+    expect "two get --create runs, the stored secret, the number of items" \
+        "$first
+$first
+$first
+1" "$out" || return 1
+    printf '%s\n' "$first" >"$scratch/keyring-id"
+}
+check "with dbus and gnome-keyring: keyid get --create twice prints one ID and leaves one item" \
+    check_secret_service
+
+check_purge() {
+    dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print substr($6, 2) }' >"$scratch/files"
+    [ -s "$scratch/files" ] || return 1
+    apt_quiet "purge keyid" || return 1
+    local left=
+    while read -r file; do
+        [ ! -e "$root$file" ] && [ ! -L "$root$file" ] || left="$left $file"
+    done <"$scratch/files"
+    [ ! -e "$root/usr/share/doc/keyid" ] || left="$left /usr/share/doc/keyid"
+    [ -z "$left" ] || { echo "left behind:$left"; return 1; }
+    ! in_root 'dpkg-query -W -f "\${db:Status-Status}" keyid 2>/dev/null | grep -q .' ||
+        { echo "dpkg still knows keyid: $(in_root 'dpkg -l keyid | tail -n 1')"; return 1; }
+}
+check "apt-get purge keyid leaves none of its files" check_purge
+
+check_tarball_in_root() {
+    tar -xzf "$tarball" -C "$root/opt" || return 1
+    local bin=/opt/$tar_name/bin/keyid out
+    out=$(in_root "$bin --version && $bin --backend file get && /root/check/with-keyring $bin get --no-prompt --timeout 10") ||
+        { echo "$out"; return 1; }
+    expect "the tarball's keyid: --version, the file backend's ID, the keyring's ID" \
+        "keyid $upstream
+$(cat "$scratch/file-id")
+$(cat "$scratch/keyring-id")" "$out"
+}
+check "the tarball unpacked in the root runs, and reads the IDs the package stored" check_tarball_in_root
+
+unmounted "$root" && rm -rf --one-file-system "$root"
+echo "package check: $((SECONDS - started)) s; .deb $(stat -c %s "$deb") bytes, tarball $(stat -c %s "$tarball") bytes"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

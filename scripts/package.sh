@@ -1,0 +1,145 @@
+#!/bin/sh
+# Package the release binary for machines without a Swift toolchain.
+#   package.sh deb    .build/dist/keyid_VERSION-REVISION_amd64.deb
+#   package.sh dist   the .deb, .build/dist/keyid-VERSION-x86_64-linux-gnu.tar.gz and
+#                     .build/dist/SHA256SUMS
+# Inputs: the release binary (KEYID_RELEASE_BIN, default .build/release/keyid: `make release`),
+# doc/keyid.1, completions/, README.md, examples/, LICENSE and packaging/deb/. The version is
+# scripts/version.sh's, the Debian revision DEB_REVISION (default 1), and every timestamp
+# SOURCE_DATE_EPOCH (default: the time of the checked-out commit), so that one commit gives the
+# same bytes wherever it is built.
+set -eu
+cd "$(dirname "$0")/.."
+
+case ${1:-} in
+    deb | dist) what=$1 ;;
+    *) echo "usage: package.sh deb|dist" >&2; exit 2 ;;
+esac
+
+binary=${KEYID_RELEASE_BIN:-.build/release/keyid}
+revision=${DEB_REVISION:-1}
+dist=.build/dist
+work=.build/package
+
+fail() { echo "package.sh: $*" >&2; exit 1; }
+
+export LC_ALL=C TZ=UTC
+umask 022
+upstream=$(scripts/version.sh)
+version=$upstream-$revision
+printf '%s\n' "$revision" | grep -qxE '[0-9A-Za-z.+~]+' || fail "DEB_REVISION '$revision' is not a Debian revision"
+if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
+    SOURCE_DATE_EPOCH=$(git log -1 --format=%ct 2>/dev/null) ||
+        fail "not a git checkout: set SOURCE_DATE_EPOCH"
+fi
+export SOURCE_DATE_EPOCH
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+
+[ -x "$binary" ] || fail "no release binary at $binary (make release)"
+readelf -h "$binary" | grep -q 'Machine:.*X86-64' || fail "$binary is not an x86-64 binary"
+[ "$("$binary" --version)" = "keyid $upstream" ] ||
+    fail "$binary says '$("$binary" --version)', the sources say $upstream: rebuild it (make release)"
+
+# The oldest glibc the binary runs on: the newest GLIBC_x.y version it needs, and 2.36 if it
+# uses packed relative relocations (DT_RELR, GLIBC_ABI_DT_RELR), which older loaders reject.
+libc6_min=$(
+    {
+        readelf -V --wide "$binary" | sed -n 's/.*Name: GLIBC_\([0-9][0-9.]*\).*/\1/p'
+        if readelf -V --wide "$binary" | grep -q 'Name: GLIBC_ABI_DT_RELR' ||
+            readelf -d "$binary" | grep -q '(RELR)'; then echo 2.36; fi
+    } | sort -V | tail -n 1
+)
+[ -n "$libc6_min" ] || fail "cannot tell which glibc $binary needs"
+
+mkdir -p "$dist" "$work"
+# The installed binary: no symbol table, no debug information, no .comment, as dh_strip does it.
+strip --remove-section=.comment --remove-section=.note -o "$work/keyid" "$binary"
+if strings -a "$work/keyid" | grep -qF "$(pwd)/"; then
+    fail "the stripped binary still holds build paths under $(pwd)"
+fi
+
+# Replace @NAME@ placeholders from NAME=VALUE arguments (values hold no '|').
+substitute() {
+    file=$1
+    shift
+    script=
+    for pair in "$@"; do script="$script;s|@${pair%%=*}@|${pair#*=}|g"; done
+    sed -e "${script#;}" "$file"
+}
+
+build_deb() {
+    name=keyid_${version}_amd64
+    stage=$work/deb/$name
+    rm -rf "$work/deb"
+    install -d -m 0755 "$stage/DEBIAN" "$stage/usr/bin" "$stage/usr/share/man/man1" \
+        "$stage/usr/share/bash-completion/completions" "$stage/usr/share/zsh/vendor-completions" \
+        "$stage/usr/share/fish/vendor_completions.d" "$stage/usr/share/doc/keyid/examples"
+    install -m 0755 "$work/keyid" "$stage/usr/bin/keyid"
+    gzip -9n <doc/keyid.1 >"$stage/usr/share/man/man1/keyid.1.gz"
+    install -m 0644 completions/keyid.bash "$stage/usr/share/bash-completion/completions/keyid"
+    install -m 0644 completions/_keyid "$stage/usr/share/zsh/vendor-completions/_keyid"
+    install -m 0644 completions/keyid.fish "$stage/usr/share/fish/vendor_completions.d/keyid.fish"
+
+    doc=$stage/usr/share/doc/keyid
+    install -m 0644 packaging/deb/copyright "$doc/copyright"
+    maintainer=$(sed -n 's/^Maintainer: //p' packaging/deb/control.in)
+    substitute packaging/deb/changelog.in VERSION="$version" UPSTREAM_VERSION="$upstream" \
+        COMMIT="$commit" MAINTAINER="$maintainer" DATE="$(date -u -R -d "@$SOURCE_DATE_EPOCH")" |
+        gzip -9n >"$doc/changelog.Debian.gz"
+    # Debian policy 12.3: documentation larger than 4 kB is compressed.
+    gzip -9n <README.md >"$doc/README.md.gz"
+    for example in examples/*; do
+        install -m 0644 "$example" "$doc/examples/"
+    done
+    if [ -f packaging/deb/lintian-overrides ]; then
+        install -d -m 0755 "$stage/usr/share/lintian/overrides"
+        install -m 0644 packaging/deb/lintian-overrides "$stage/usr/share/lintian/overrides/keyid"
+    fi
+    chmod 0644 "$stage/usr/share/man/man1/keyid.1.gz" "$doc/changelog.Debian.gz" "$doc/README.md.gz"
+
+    # Installed-Size as dpkg-gencontrol counts it: KiB per file, rounded up, and 1 per directory.
+    installed_size=$(find "$stage" -mindepth 1 -path "$stage/DEBIAN" -prune -o -printf '%y %s\n' |
+        awk '{ total += ($1 == "f") ? int(($2 + 1023) / 1024) : 1 } END { print total }')
+    substitute packaging/deb/control.in VERSION="$version" INSTALLED_SIZE="$installed_size" \
+        LIBC6_MIN="$libc6_min" >"$stage/DEBIAN/control"
+    (cd "$stage" && find usr -type f | sort | xargs md5sum) >"$stage/DEBIAN/md5sums"
+    chmod 0644 "$stage/DEBIAN/control" "$stage/DEBIAN/md5sums"
+
+    find "$stage" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+    rm -f "$dist"/keyid_*.deb
+    # One compression thread: the xz stream must not depend on the number of cores.
+    dpkg-deb --root-owner-group --threads-max=1 -Zxz --build "$stage" "$dist/$name.deb" >/dev/null
+    echo "$dist/$name.deb"
+}
+
+build_tarball() {
+    name=keyid-$upstream-x86_64-linux-gnu
+    stage=$work/tar/$name
+    rm -rf "$work/tar"
+    install -d -m 0755 "$stage/bin" "$stage/share/man/man1" "$stage/share/bash-completion/completions" \
+        "$stage/share/zsh/site-functions" "$stage/share/fish/vendor_completions.d"
+    install -m 0755 "$work/keyid" "$stage/bin/keyid"
+    install -m 0644 doc/keyid.1 "$stage/share/man/man1/keyid.1"
+    install -m 0644 completions/keyid.bash "$stage/share/bash-completion/completions/keyid"
+    install -m 0644 completions/_keyid "$stage/share/zsh/site-functions/_keyid"
+    install -m 0644 completions/keyid.fish "$stage/share/fish/vendor_completions.d/keyid.fish"
+    install -m 0644 README.md LICENSE "$stage/"
+    rm -f "$dist"/keyid-*-x86_64-linux-gnu.tar.gz
+    tar --sort=name --format=gnu --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
+        -C "$work/tar" -cf - "$name" | gzip -9n >"$dist/$name.tar.gz"
+    echo "$dist/$name.tar.gz"
+}
+
+case $what in
+    deb)
+        build_deb
+        # A SHA256SUMS from an earlier make dist no longer describes this package.
+        rm -f "$dist/SHA256SUMS"
+        ;;
+    dist)
+        deb=$(build_deb)
+        tarball=$(build_tarball)
+        (cd "$dist" && sha256sum "${tarball##*/}" "${deb##*/}" >SHA256SUMS)
+        printf '%s\n' "$deb" "$tarball" "$dist/SHA256SUMS"
+        ;;
+esac
