@@ -38,7 +38,7 @@ struct LockFileTests {
         #expect(
             try Context.lockDirectory(ProcessEnvironment(["XDG_CACHE_HOME": "/c", "HOME": "/h"])) == standard
                 ?? "/c/keyid")
-        for stale in ["relative", "/nonexistent-runtime"] {
+        for stale in ["relative", "/nonexistent-runtime"] {  // relative: not a path; missing: left by su
             #expect(
                 try Context.lockDirectory(ProcessEnvironment(["XDG_RUNTIME_DIR": stale, "HOME": "/h"]))
                     == standard ?? "/h/.cache/keyid")

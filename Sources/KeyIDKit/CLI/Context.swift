@@ -132,10 +132,11 @@ public struct Context {
         return try LockFile.directory(runtimeDirectory: nil, cacheHome: nil, home: home(environment))
     }
 
-    /// The user's runtime directory: `XDG_RUNTIME_DIR` when it names an existing directory (a
-    /// stale one, left by `su`, is passed over), else `/run/user/UID` when it is the user's.
+    /// The user's runtime directory: `XDG_RUNTIME_DIR` unless it names nothing at all (a
+    /// stale one, left by `su`, is passed over; anything else there is checked, and refused
+    /// when unsafe, by the lock), else `/run/user/UID` when it is the user's.
     static func runtimeDirectory(_ environment: ProcessEnvironment) throws(KeyIDError) -> String? {
-        if let runtime = try environment.absolutePath(.runtimeDirectory), POSIX.isDirectory(runtime) {
+        if let runtime = try environment.absolutePath(.runtimeDirectory), POSIX.exists(runtime) {
             return runtime
         }
         let standard = "/run/user/\(UserAccount.effectiveUID)"

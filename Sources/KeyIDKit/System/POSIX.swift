@@ -68,6 +68,12 @@ enum POSIX {
         if let value { setenv(name, value, 1) } else { unsetenv(name) }
     }
 
+    /// Whether anything (a link included) is at `path`.
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 || errno != ENOENT
+    }
+
     /// Whether `path` is a directory (not a link), owned by `uid` when one is given.
     static func isDirectory(_ path: String, ownedBy uid: UInt32? = nil) -> Bool {
         var info = stat()
