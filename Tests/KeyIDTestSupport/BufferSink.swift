@@ -7,8 +7,10 @@ public final class BufferSink: TextSink {
 
     public init() {}
 
-    public func write(_ text: String) {
+    @discardableResult
+    public func write(_ text: String) -> Int32 {
         storage.withLock { $0 += text }
+        return 0
     }
 
     /// Everything written so far.

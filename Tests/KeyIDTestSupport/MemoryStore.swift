@@ -85,9 +85,9 @@ public final class MemoryStore: SecretStore {
 }
 
 extension MemoryStore: Diagnosable {
-    public func diagnose() -> [Check] {
-        if let failure { return [.fail("store", failure)] }
-        return [isLocked ? .warning("store", "in memory, locked") : .ok("store", "in memory")]
+    public func diagnose(_ report: (Check) -> Void) {
+        if let failure { return report(.fail("store", failure)) }
+        report(isLocked ? .warning("store", "in memory, locked") : .ok("store", "in memory"))
     }
 }
 

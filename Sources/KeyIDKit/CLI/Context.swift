@@ -51,9 +51,13 @@ public struct Context {
             makeStore: { settings throws(KeyIDError) in
                 switch settings.backend {
                 case .secretService:
-                    return SecretServiceStore(allowPrompt: settings.allowPrompt, collection: settings.collection) {
+                    let store = SecretServiceStore(allowPrompt: settings.allowPrompt, collection: settings.collection) {
                         () throws(KeyIDError) in try sessionBus(environment)
                     }
+                    store.willPrompt = {
+                        Watchdog.update(message: "keyid: \(KeyID.promptTimeoutMessage(settings.timeout))\n")
+                    }
+                    return store
                 case .file: return FileStore(directory: try fileDirectory(environment))
                 }
             },

@@ -1,6 +1,8 @@
 /// Writes the little JSON keyid prints, without Foundation on the start-up path.
 package enum JSONText {
-    /// A JSON string literal, quotes included.
+    /// A JSON string literal, quotes included. Characters a terminal would act on (see
+    /// ``DisplayText/isUnsafe(_:)``) are written as `\u` escapes, so that JSON shown on a
+    /// terminal cannot reorder or hide what surrounds it.
     package static func string(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
@@ -11,9 +13,13 @@ package enum JSONText {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                if DisplayText.isUnsafe(scalar) {
+                    if scalar.value > 0xFFFF {
+                        let value = scalar.value - 0x10000
+                        out += unit(0xD800 + (value >> 10)) + unit(0xDC00 + (value & 0x3FF))
+                    } else {
+                        out += unit(scalar.value)
+                    }
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
@@ -22,8 +28,17 @@ package enum JSONText {
         return out + "\""
     }
 
-    /// A one-line object from ordered members; `nil` values are written as `null`.
-    package static func object(_ members: [(String, String?)]) -> String {
-        "{" + members.map { string($0.0) + ":" + ($0.1.map(string) ?? "null") }.joined(separator: ",") + "}"
+    /// `\uXXXX` for one UTF-16 code unit.
+    private static func unit(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16)
+        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    }
+
+    /// A one-line object from ordered members; `nil` values are written as `null`, and
+    /// `flags` follow as `true` or `false`.
+    package static func object(_ members: [(String, String?)], flags: [(String, Bool)] = []) -> String {
+        let strings = members.map { string($0.0) + ":" + ($0.1.map(string) ?? "null") }
+        let booleans = flags.map { string($0.0) + ":" + ($0.1 ? "true" : "false") }
+        return "{" + (strings + booleans).joined(separator: ",") + "}"
     }
 }

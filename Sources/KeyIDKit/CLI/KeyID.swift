@@ -10,11 +10,9 @@ public enum KeyID {
         }
         switch invocation {
         case .version:
-            context.stdout.write("keyid \(KeyIDVersion.current)\n")
-            return 0
+            return deliver("keyid \(KeyIDVersion.current)\n", change: nil, context) ?? 0
         case .help(let subcommand):
-            context.stdout.write(HelpText.render(subcommand))
-            return 0
+            return deliver(HelpText.render(subcommand), change: nil, context) ?? 0
         case .run(let subcommand, let options):
             return execute(subcommand, options, context)
         }
@@ -22,6 +20,7 @@ public enum KeyID {
 
     /// Runs the process's own command line in the system context.
     public static func main() -> Int32 {
+        POSIX.reopenClosedStandardDescriptors()
         let context = Context.system(environment: .current())
         var arguments: [String] = []
         for index in 1..<Int(CommandLine.argc) {
@@ -62,7 +61,10 @@ public enum KeyID {
         switch outcome {
         case .success(let result):
             for notice in result.notices { context.stderr.write("keyid: \(notice)\n") }
-            if let output = result.output { context.stdout.write(output) }
+            if result.streamFailure != 0 { return failedOutput(result.streamFailure, change: nil, context) }
+            if let output = result.output, let failed = deliver(output, change: result.change, context) {
+                return failed
+            }
             return result.status
         case .failure(let error):
             return report(error, context)
@@ -104,19 +106,51 @@ public enum KeyID {
         case .rotate: return try RotateCommand.run(settings, ids(), value: value ?? derived)
         case .delete: return try DeleteCommand.run(settings, ids())
         case .list: return try ListCommand.run(settings, ids())
-        case .doctor: return DoctorCommand.run(settings, try ids(), context)
+        case .doctor:
+            var written: Int32 = 0
+            var result = DoctorCommand.run(settings, try ids(), context) { line in
+                if written == 0 { written = context.stdout.write(line) }
+            }
+            result.streamFailure = written
+            return result
         }
     }
 
     static func timeoutMessage(_ seconds: Double, _ subcommand: Subcommand, _ backend: Backend) -> String {
-        let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
         guard backend == .secretService else {
-            return "timed out after \(shown) s (another keyid run may hold the lock); use --timeout to wait longer"
+            return
+                "timed out after \(shown(seconds)) s (another keyid run may hold the lock); use --timeout to wait longer"
         }
-        let prompts = CommandTable.spec(for: subcommand).options.contains { $0.option == .noPrompt }
         return
-            "timed out after \(shown) s waiting for the Secret Service (an unlock prompt nobody answered, or a stalled daemon); use "
-            + (prompts ? "--no-prompt to never prompt, or " : "") + "--timeout to wait longer"
+            "timed out after \(shown(seconds)) s: the Secret Service did not answer (a stalled daemon or session bus, or another keyid run holding the lock); use --timeout to wait longer"
+    }
+
+    /// The timeout message once the provider has been asked to show a prompt.
+    static func promptTimeoutMessage(_ seconds: Double) -> String {
+        "timed out after \(shown(seconds)) s waiting for an unlock prompt nobody answered; answer it, run with --no-prompt to fail at once instead, or use --timeout to wait longer"
+    }
+
+    private static func shown(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+
+    /// Writes the result to standard output. Output is part of the result: a failed write is
+    /// exit 8 with one line on standard error, saying what the run had already changed; a
+    /// reader that went away ends the run quietly, by SIGPIPE. Returns nil when all was
+    /// written.
+    private static func deliver(_ output: String, change: String?, _ context: Context) -> Int32? {
+        let code = context.stdout.write(output)
+        guard code != 0 else { return nil }
+        return failedOutput(code, change: change, context)
+    }
+
+    /// The end of a run whose output could not be written (`code` is the write's `errno`).
+    private static func failedOutput(_ code: Int32, change: String?, _ context: Context) -> Int32 {
+        if POSIX.isBrokenPipe(code) { return POSIX.endOfBrokenPipe() }
+        context.stderr.write(
+            "keyid: cannot write to standard output: \(POSIX.message(code))"
+                + (change.map { "; \($0), and 'keyid get' prints it" } ?? "") + "\n")
+        return ExitStatus.failure.rawValue
     }
 
     private static func report(_ error: KeyIDError, _ context: Context) -> Int32 {

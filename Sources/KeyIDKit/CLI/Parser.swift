@@ -161,17 +161,14 @@ public enum Parser {
         subcommand.map { "keyid \($0.rawValue) --help" } ?? "keyid --help"
     }
 
-    /// A user's text made safe to echo on one line: control characters escaped, cut short.
+    /// A user's text made safe to echo on one line: unsafe characters escaped (see
+    /// ``DisplayText``), cut short.
     static func printable(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars.prefix(64) {
-            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                out += "\\u{\(String(scalar.value, radix: 16))}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return text.unicodeScalars.count > 64 ? out + "..." : out
+        let scalars = text.unicodeScalars
+        guard scalars.count > 64 else { return DisplayText.escaped(text) }
+        var head = ""
+        head.unicodeScalars.append(contentsOf: scalars.prefix(64))
+        return DisplayText.escaped(head) + "..."
     }
 
     /// The candidate nearest to `word` by edit distance, if it is close enough to be a typo.

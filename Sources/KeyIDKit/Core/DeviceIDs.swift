@@ -113,10 +113,12 @@ public struct DeviceIDs {
         }
     }
 
+    /// Stores `id`, then reads back what the duplicate rule chooses: another program may have
+    /// stored an ID for the same key meanwhile (keyid's lock orders only keyid's own
+    /// writers), and no run may print an ID that a later `get` would not return.
     private func add(_ key: ItemKey, id: DeviceID, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
         try store.add(id, for: key, binding: binding())
-        if metadata { return try read(key, metadata: true) }
-        return DeviceRecord(id: id, key: key, item: StoredItem(handle: ""), duplicates: 0)
+        return try read(key, metadata: metadata)
     }
 
     /// The IDs keyid stored, of one service or all, ordered by service, account and age.

@@ -28,6 +28,16 @@ public struct Check: Equatable, Sendable {
 
 /// A store that can say, without changing anything, whether it can be used.
 public protocol Diagnosable {
-    /// The checks of the store's own dependencies, in order; a failure ends the list.
-    func diagnose() -> [Check]
+    /// Reports the checks of the store's own dependencies, in order, each as soon as it is
+    /// done (a later one may stall); a failure ends them.
+    func diagnose(_ report: (Check) -> Void)
+}
+
+extension Diagnosable {
+    /// Every check ``diagnose(_:)`` reports.
+    public func diagnose() -> [Check] {
+        var checks: [Check] = []
+        diagnose { checks.append($0) }
+        return checks
+    }
 }

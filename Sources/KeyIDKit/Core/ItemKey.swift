@@ -51,7 +51,10 @@ public struct ItemKey: Hashable, Sendable, CustomStringConvertible {
     /// The label a person sees in a keyring manager.
     public var label: String { "Device ID for \(service) (\(account))" }
 
-    public var description: String { "service '\(service)', account '\(account)'" }
+    /// The names as messages show them, unsafe characters escaped (see ``DisplayText``).
+    public var description: String {
+        "service '\(DisplayText.escaped(service))', account '\(DisplayText.escaped(account))'"
+    }
 
     private static func validate(_ name: String, origin: String) throws(KeyIDError) {
         if name.isEmpty {

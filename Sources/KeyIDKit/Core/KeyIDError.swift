@@ -102,7 +102,7 @@ public enum KeyIDError: Error, Equatable, Sendable {
             return "cannot load libsecret (\(detail)); install the libsecret-1-0 package"
         case .unavailable(.noSuchCollection(let name, let available)):
             return
-                "the Secret Service has no keyring with the alias or label '\(name)'; it has "
+                "the Secret Service has no keyring with the alias or label '\(DisplayText.escaped(name))'; it has "
                 + (available.isEmpty ? "none" : available.joined(separator: ", "))
         case .unavailable(.temporaryKeyring(let keyring)):
             return
@@ -149,7 +149,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
         case .invalidStoredValue: return "the stored value is not a valid ID"
         case .failure:
             return
-                "any other failure of the keyring, the lock file, the file backend, the machine ID or acting as another user"
+                "any other failure of the keyring, the lock file, the file backend, the machine ID, acting as another user, or writing the output"
         case .cloned: return "--on-clone fail: the ID was stored on another machine"
         }
     }

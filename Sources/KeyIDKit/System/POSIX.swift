@@ -58,6 +58,33 @@ enum POSIX {
         return .success(bytes)
     }
 
+    /// Opens `/dev/null` in place of any of descriptors 0, 1 and 2 that is closed, so that no
+    /// descriptor opened later (by GLib, say) becomes standard output by accident.
+    static func reopenClosedStandardDescriptors() {
+        for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+            if opened >= 0, opened != descriptor {
+                dup2(opened, descriptor)
+                close(opened)
+            }
+        }
+    }
+
+    /// Ends the process as a program whose reader went away ends: by SIGPIPE, which GDBus
+    /// ignores once loaded. Returns the shell's status for it if the signal cannot end it.
+    static func endOfBrokenPipe() -> Int32 {
+        signal(SIGPIPE, SIG_DFL)
+        var pipe = sigset_t()
+        sigemptyset(&pipe)
+        sigaddset(&pipe, SIGPIPE)
+        pthread_sigmask(SIG_UNBLOCK, &pipe, nil)
+        raise(SIGPIPE)
+        return 128 + SIGPIPE
+    }
+
+    /// Whether an `errno` value says the reader of a pipe went away.
+    static func isBrokenPipe(_ code: Int32) -> Bool { code == EPIPE }
+
     /// Whether a descriptor is a terminal (`isatty`).
     static func isTerminal(_ descriptor: Int32) -> Bool {
         isatty(descriptor) == 1

@@ -1,6 +1,8 @@
 /// Somewhere text goes: standard output, standard error, or a buffer in tests.
 public protocol TextSink: AnyObject, Sendable {
-    func write(_ text: String)
+    /// Writes all of `text`; returns 0, or the `errno` of the write that failed.
+    @discardableResult
+    func write(_ text: String) -> Int32
 }
 
 /// Writes to a file descriptor, all of it, retrying on interruption.
@@ -11,7 +13,8 @@ public final class FileDescriptorSink: TextSink {
         self.descriptor = descriptor
     }
 
-    public func write(_ text: String) {
-        _ = POSIX.writeAll(descriptor, Array(text.utf8))
+    @discardableResult
+    public func write(_ text: String) -> Int32 {
+        POSIX.writeAll(descriptor, Array(text.utf8))
     }
 }

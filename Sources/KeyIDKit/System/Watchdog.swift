@@ -20,11 +20,7 @@ public enum Watchdog {
         var off = itimerval()
         setitimer(realTime, &off, nil)
         // The signal handler may only touch prepared memory: render the message now.
-        let bytes = Array(message.utf8)
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
-        buffer.copyBytes(from: bytes)
-        expiryMessage?.deallocate()
-        expiryMessage = UnsafeMutableRawBufferPointer(rebasing: buffer[..<bytes.count])
+        update(message: message)
         expiryStatus = status
         claimed.store(false, ordering: .sequentiallyConsistent)
 
@@ -60,6 +56,21 @@ public enum Watchdog {
         setitimer(realTime, &deadline, nil)
     }
 
+    /// Replaces the message an expiry writes, leaving the deadline as it is. The message is
+    /// one allocation, its length first, published with one atomic store; an old one stays
+    /// allocated, since the signal handler may be reading it (a run replaces it at most a
+    /// few times).
+    public static func update(message: String) {
+        let bytes = Array(message.utf8)
+        let buffer = UnsafeMutableRawPointer.allocate(
+            byteCount: MemoryLayout<Int>.size + bytes.count, alignment: MemoryLayout<Int>.alignment)
+        buffer.storeBytes(of: bytes.count, as: Int.self)
+        bytes.withUnsafeBytes {
+            (buffer + MemoryLayout<Int>.size).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+        }
+        expiryMessage.store(Int(bitPattern: buffer), ordering: .sequentiallyConsistent)
+    }
+
     /// Disarms the deadline. Returns false when it has already passed: the expiry then owns
     /// the outcome, and the caller must print nothing and wait for it (``awaitExpiry()``).
     public static func finish() -> Bool {
@@ -91,10 +102,12 @@ public enum Watchdog {
 private func expire() {
     guard claimed.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
     else { return }
-    if let message = expiryMessage, let base = message.baseAddress {
+    if let message = UnsafeMutableRawPointer(bitPattern: expiryMessage.load(ordering: .sequentiallyConsistent)) {
+        let count = message.load(as: Int.self)
+        let base = message + MemoryLayout<Int>.size
         var offset = 0
-        while offset < message.count {
-            let written = write(2, base + offset, message.count - offset)
+        while offset < count {
+            let written = write(2, base + offset, count - offset)
             if written > 0 {
                 offset += written
             } else if written < 0, errno == EINTR {
@@ -109,6 +122,8 @@ private func expire() {
 
 /// Set by whichever comes first, ``Watchdog/finish()`` or the expiry.
 private let claimed = Atomic<Bool>(false)
+/// Where what an expiry writes is (its address, as an integer): its length (an `Int`), then
+/// its bytes.
+private let expiryMessage = Atomic<Int>(0)
 // Read in the signal handler: no exclusivity checks there (they call into the runtime).
-@exclusivity(unchecked) nonisolated(unsafe) private var expiryMessage: UnsafeMutableRawBufferPointer?
 @exclusivity(unchecked) nonisolated(unsafe) private var expiryStatus: Int32 = 0

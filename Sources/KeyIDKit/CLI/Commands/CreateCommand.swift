@@ -3,6 +3,9 @@ enum CreateCommand {
     static func run(_ settings: Settings, _ ids: DeviceIDs, derived: DeviceID?) throws(KeyIDError)
         -> CommandResult
     {
-        CommandResult(record: try ids.create(settings.key, id: derived, metadata: settings.json), settings: settings)
+        var result = CommandResult(
+            record: try ids.create(settings.key, id: derived, metadata: settings.json), settings: settings)
+        result.change = "a new ID was stored"
+        return result
     }
 }

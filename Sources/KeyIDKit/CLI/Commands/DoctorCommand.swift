@@ -1,26 +1,35 @@
 /// `keyid doctor`: check, read-only, everything keyid depends on.
 enum DoctorCommand {
-    static func run(_ settings: Settings, _ ids: DeviceIDs, _ context: Context) -> CommandResult {
-        var checks: [Check] = [.ok("backend", settings.backend.rawValue)]
-        let storeChecks = ((ids.store as? any Diagnosable)?.diagnose() ?? []).map(advise)
-        checks += storeChecks
-        checks.append(lockDirectory(context.environment))
+    /// Runs the checks, handing each line to `emit` as soon as it is known, so that a stall
+    /// (which the deadline ends) leaves the finished checks printed.
+    static func run(_ settings: Settings, _ ids: DeviceIDs, _ context: Context, emit: (String) -> Void)
+        -> CommandResult
+    {
+        var failure: Check?
+        func report(_ check: Check) {
+            if check.status == .fail, failure == nil { failure = check }
+            emit(
+                TextTable.pad(check.status.rawValue, 8) + TextTable.pad(check.name, nameWidth + 2) + check.detail + "\n"
+            )
+        }
+        report(.ok("backend", settings.backend.rawValue))
+        (ids.store as? any Diagnosable)?.diagnose { report(advise($0)) }
+        let storeFailed = failure != nil
+        report(lockDirectory(context.environment))
         do throws(KeyIDError) {
             _ = try context.machineID()
-            checks.append(.ok("machine ID", "readable; new IDs are bound to this machine"))
+            report(.ok("machine ID", "readable; new IDs are bound to this machine"))
         } catch {
-            checks.append(.warning("machine ID", "\(error.message); clone detection is off"))
+            report(.warning("machine ID", "\(error.message); clone detection is off"))
         }
-        if !storeChecks.contains(where: { $0.status == .fail }) {
-            checks.append(storedID(settings.key, ids))
+        if !storeFailed {
+            report(storedID(settings.key, ids))
         }
-        let width = checks.map(\.name.count).max() ?? 0
-        let lines = checks.map { check in
-            TextTable.pad(check.status.rawValue, 8) + TextTable.pad(check.name, width + 2) + check.detail
-        }
-        let failure = checks.first { $0.status == .fail }
-        return CommandResult(output: lines.joined(separator: "\n") + "\n", status: failure?.exitCode ?? 0)
+        return CommandResult(output: nil, status: failure?.exitCode ?? 0)
     }
+
+    /// The width names are padded to: that of the longest usual one ("default keyring").
+    static let nameWidth = 15
 
     /// A failed check with the fix for where keyid runs: ssh and cron sessions, root, WSL.
     static func advise(_ check: Check) -> Check {

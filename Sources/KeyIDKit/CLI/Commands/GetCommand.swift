@@ -2,9 +2,15 @@
 enum GetCommand {
     static func run(_ settings: Settings, _ ids: DeviceIDs) throws(KeyIDError) -> CommandResult {
         let key = settings.key
-        var record =
-            settings.create
-            ? try ids.getOrCreate(key, metadata: settings.json).0 : try ids.get(key, metadata: settings.json)
+        var record: DeviceRecord
+        var change: String?
+        if settings.create {
+            let (found, created) = try ids.getOrCreate(key, metadata: settings.json)
+            record = found
+            if created { change = "a new ID was stored" }
+        } else {
+            record = try ids.get(key, metadata: settings.json)
+        }
         var notices: [String] = []
         if record.cloned {
             switch settings.onClone {
@@ -16,6 +22,7 @@ enum GetCommand {
                 throw .cloned(key)
             case .rotate:
                 record = try ids.rotate(key, metadata: settings.json)
+                change = "the ID was replaced with a new one"
                 notices.append("replaced the ID for \(key), which was stored on another machine")
             }
         }
@@ -26,6 +33,7 @@ enum GetCommand {
         }
         var result = CommandResult(record: record, settings: settings)
         result.notices += notices
+        result.change = change
         return result
     }
 }

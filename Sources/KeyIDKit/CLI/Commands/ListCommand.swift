@@ -4,32 +4,47 @@ enum ListCommand {
         let items = try ids.list(service: settings.serviceFilter, secrets: settings.show)
         let rows = items.map { item in
             (
-                service: item.key?.service ?? "", account: item.key?.account ?? "",
-                label: item.label, created: item.created.map(Timestamp.iso8601),
+                service: item.attributes?[ItemKey.serviceAttribute],
+                account: item.attributes?[ItemKey.accountAttribute],
+                addressable: item.key != nil, label: item.label, created: item.created.map(Timestamp.iso8601),
                 modified: item.modified.map(Timestamp.iso8601),
-                id: settings.show ? item.secret.map { DeviceID(parsing: $0)?.uuidString ?? "(not a valid ID)" } : nil
+                id: settings.show ? item.secret.flatMap { DeviceID(parsing: $0)?.uuidString } : nil,
+                hasValue: item.secret != nil
             )
         }
+        let unaddressable = rows.filter { !$0.addressable }.count
+        let notices =
+            unaddressable == 0
+            ? []
+            : [
+                "warning: \(unaddressable) item\(unaddressable == 1 ? " is" : "s are") marked as keyid's but lack\(unaddressable == 1 ? "s" : "") a valid service or account, so keyid cannot read, rotate or delete \(unaddressable == 1 ? "it" : "them"); remove with secret-tool"
+            ]
         if settings.json {
             let objects = rows.map { row in
                 JSONText.object(
                     (settings.show ? [("id", row.id)] : []) + [
                         ("service", row.service), ("account", row.account), ("label", row.label),
                         ("created", row.created), ("modified", row.modified),
-                    ])
+                    ], flags: [("addressable", row.addressable)])
             }
-            return CommandResult(output: "[" + objects.joined(separator: ",") + "]\n")
+            return CommandResult(output: "[" + objects.joined(separator: ",") + "]\n", notices: notices)
         }
         guard !rows.isEmpty else {
             return CommandResult(
-                output: nil, notices: ["no IDs stored" + (settings.serviceFilter.map { " for service '\($0)'" } ?? "")])
+                output: nil,
+                notices: [
+                    "no IDs stored" + (settings.serviceFilter.map { " for service '\(Parser.printable($0))'" } ?? "")
+                ])
         }
         var table = [["SERVICE", "ACCOUNT", "CREATED", "MODIFIED"] + (settings.show ? ["ID"] : [])]
         for row in rows {
+            let id = row.id ?? (row.hasValue ? "(not a valid ID)" : "-")
             table.append(
-                [row.service, row.account, row.created ?? "-", row.modified ?? "-"]
-                    + (settings.show ? [row.id ?? "-"] : []))
+                [
+                    row.service.map(DisplayText.escaped) ?? "(none)", row.account.map(DisplayText.escaped) ?? "(none)",
+                    row.created ?? "-", row.modified ?? "-",
+                ] + (settings.show ? [id] : []))
         }
-        return CommandResult(output: TextTable.render(table))
+        return CommandResult(output: TextTable.render(table), notices: notices)
     }
 }

@@ -183,15 +183,15 @@ public final class FileStore: SecretStore {
 }
 
 extension FileStore: Diagnosable {
-    public func diagnose() -> [Check] {
+    public func diagnose(_ report: (Check) -> Void) {
         do throws(KeyIDError) {
             // The directory stays open: the store keeps it for its later calls.
             guard try existingDirectory() != nil else {
-                return [.ok("ID directory", "\(directory) will be created on first write")]
+                return report(.ok("ID directory", "\(directory) will be created on first write"))
             }
-            return [.ok("ID directory", directory)]
+            report(.ok("ID directory", directory))
         } catch {
-            return [.fail("ID directory", error)]
+            report(.fail("ID directory", error))
         }
     }
 }

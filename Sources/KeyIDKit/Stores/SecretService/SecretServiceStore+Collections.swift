@@ -11,7 +11,8 @@ extension SecretServiceStore {
 
     /// How messages name the collection at `path`: `--collection`'s, or the default one.
     func describeCollection(_ path: String) -> String {
-        collection.map { "the keyring '\($0)' (\(path))" } ?? "the default keyring (\(path))"
+        collection.map { "the keyring '\(DisplayText.escaped($0))' (\(DisplayText.escaped(path)))" }
+            ?? "the default keyring (\(DisplayText.escaped(path)))"
     }
 
     /// The collection an item's object path is in.
@@ -37,8 +38,9 @@ extension SecretServiceStore {
             .noSuchCollection(
                 name,
                 available: all.map { collection in
-                    let id = collection.path.split(separator: "/").last.map(String.init) ?? collection.path
-                    return collection.label.isEmpty || collection.label == id ? id : "\(id) ('\(collection.label)')"
+                    let id = DisplayText.escaped(collection.path.split(separator: "/").last.map(String.init) ?? "")
+                    let label = DisplayText.escaped(collection.label)
+                    return label.isEmpty || label == id ? id : "\(id) ('\(label)')"
                 }))
     }
 
@@ -63,7 +65,7 @@ extension SecretServiceStore {
     {
         let path = try targetCollection()
         if case .boolean(true) = try property(path, Self.collectionInterface, "Locked") {
-            try unlock([path], what: "the keyring '\(name)', which may hold \(what),")
+            try unlock([path], what: "the keyring '\(DisplayText.escaped(name))', which may hold \(what),")
         }
         let reply = try request(
             path, Self.collectionInterface, "SearchItems",

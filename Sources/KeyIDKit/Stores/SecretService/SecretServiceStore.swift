@@ -23,7 +23,9 @@ public final class SecretServiceStore: SecretStore {
     private(set) var bus: SessionBus?
     private var opened: LibSecretConnection?
     private var session: String?
-    private var target: String?
+    /// Called before the provider is asked to show a prompt (an unlock dialog), which may wait
+    /// for a person.
+    public var willPrompt: (() -> Void)?
 
     /// Connects lazily, on the first call that needs the service, to the bus `bus` finds.
     public init(
@@ -35,8 +37,17 @@ public final class SecretServiceStore: SecretStore {
     }
 
     public func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
-        try search(key.attributes, details: details, what: "the ID for \(key)")
+        let found = try search(key.attributes, details: details, what: "the ID for \(key)")
+        guard found.isEmpty else { return found }
+        // Python keyring names the account `username`: read what `keyring set` stored.
+        return try search(
+            [(ItemKey.serviceAttribute, key.service), (Self.pythonKeyringAccount, key.account)], details: details,
+            what: "the ID for \(key)")
     }
+
+    /// The attribute Python keyring's Secret Service backend keeps the account in. keyid
+    /// writes it too, so that `keyring get SERVICE ACCOUNT` finds keyid's IDs.
+    static let pythonKeyringAccount = "username"
 
     public func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
         let wanted = [ItemKey.markerAttribute] + (service.map { [(ItemKey.serviceAttribute, $0)] } ?? [])
@@ -105,7 +116,7 @@ public final class SecretServiceStore: SecretStore {
                 .dictEntry(.string(Self.itemInterface + ".Label"), .variant(.string(key.label))),
                 .dictEntry(
                     .string(Self.itemInterface + ".Attributes"),
-                    .variant(.stringDictionary(key.storedAttributes(binding: binding)))),
+                    .variant(.stringDictionary(attributes(for: key, binding: binding)))),
             ])
         let arguments: [DBusValue] = [
             properties, .plainSecret(Array(id.uuidString.utf8), session: session), .boolean(false),
@@ -144,15 +155,15 @@ public final class SecretServiceStore: SecretStore {
         _ = try request(
             item.handle, Self.itemInterface, "SetSecret", [.plainSecret(Array(id.uuidString.utf8), session: session)])
         // The ID is keyid's now: mark it and bind it to this machine.
-        var attributes: [String: String]
+        let current: [String: String]
         if let loaded = item.attributes {
-            attributes = loaded
+            current = loaded
         } else {
-            attributes = try itemProperty(item.handle, "Attributes").stringDictionary
+            current = try itemProperty(item.handle, "Attributes").stringDictionary
         }
-        let own = key.storedAttributes(binding: binding)
-        let wanted = attributes.merging(own) { _, new in new }
-        if wanted != attributes {
+        let own = attributes(for: key, binding: binding)
+        let wanted = current.merging(own) { _, new in new }
+        if wanted != current {
             try setAttributes(of: item, to: wanted, keeping: own)
         }
     }
@@ -160,6 +171,14 @@ public final class SecretServiceStore: SecretStore {
     public func delete(_ item: StoredItem) throws(KeyIDError) {
         let reply = try request(item.handle, Self.itemInterface, "Delete", [])
         try confirmDeletion(of: item, prompt: reply.first?.text ?? "/")
+    }
+
+    /// The attributes keyid writes on the Secret Service: its own (see
+    /// ``ItemKey/storedAttributes(binding:)``) and the account under Python keyring's name.
+    func attributes(for key: ItemKey, binding: String?) -> [String: String] {
+        var attributes = key.storedAttributes(binding: binding)
+        attributes[Self.pythonKeyringAccount] = key.account
+        return attributes
     }
 
     /// Sets an item's attributes (`Properties.Set`).
@@ -218,6 +237,7 @@ public final class SecretServiceStore: SecretStore {
             throw .locked("\(what) is locked; unlock it, or run without --no-prompt to be asked for its password")
         }
         let connection = try connection()
+        willPrompt?()
         let count = try mapped { () throws(SecretServiceFailure) in try connection.unlock(paths) }
         if count < paths.count {
             throw .locked(
@@ -239,6 +259,7 @@ public final class SecretServiceStore: SecretStore {
     /// CreateItem's prompt gives), or nil when it gave none or was dismissed.
     func runPrompt(_ prompt: String) throws(KeyIDError) -> String? {
         let connection = try connection()
+        willPrompt?()
         let result = try mapped { () throws(SecretServiceFailure) in try connection.prompt(prompt) }
         guard case .objectPath(let path) = result, path != "/" else { return nil }
         return path
@@ -261,12 +282,18 @@ public final class SecretServiceStore: SecretStore {
     /// Label, times and attributes of an item, in one `Properties.GetAll` call.
     private func loadMetadata(_ item: inout StoredItem) throws(KeyIDError) {
         let reply = try request(item.handle, Self.propertiesInterface, "GetAll", [.string(Self.itemInterface)])
-        for (name, boxed) in reply.first?.entries ?? [] {
+        Self.apply(reply.first, to: &item)
+    }
+
+    /// Sets an item's label, times and attributes from its properties (`a{sv}`). A time of 0
+    /// (pass-secret-service keeps none) is no time at all.
+    static func apply(_ properties: DBusValue?, to item: inout StoredItem) {
+        for (name, boxed) in properties?.entries ?? [] {
             let value = boxed[0]
             switch name.text {
             case "Label": item.label = value?.text
-            case "Created": if case .uint64(let time) = value { item.created = time }
-            case "Modified": if case .uint64(let time) = value { item.modified = time }
+            case "Created": if case .uint64(let time) = value, time > 0 { item.created = time }
+            case "Modified": if case .uint64(let time) = value, time > 0 { item.modified = time }
             case "Attributes": item.attributes = value?.stringDictionary
             default: break
             }

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@testable import KeyIDKit
+@testable import KeyIDTestSupport
+
+/// Output is part of the result: what happens when standard output cannot take it.
+@Suite("Output failures", .tags(.endToEnd), .enabled(if: TestEnvironment.canRunBinary))
+struct OutputTests {
+    /// Runs a shell script with `$KEYID` set; `$@` are `arguments`.
+    func shell(_ script: String, _ arguments: [String] = []) throws -> ProcessOutcome {
+        try runProgram(
+            "/bin/sh", ["-c", script, "sh"] + arguments, environment: ["KEYID": TestEnvironment.binary!])
+    }
+
+    @Test(
+        "a full disk is exit 8 with one line, saying what was already stored",
+        arguments: [
+            (["get", "--create"], "a new ID was stored"), (["rotate"], "the ID was replaced with a new one"),
+            (["get", "--json"], nil), (["list", "--show"], nil), (["--version"], nil), (["--help"], nil),
+            (["doctor"], nil), (["create"], "a new ID was stored"),
+        ] as [([String], String?)])
+    func fullDisk(arguments: [String], change: String?) throws {
+        let service = TestEnvironment.uniqueService()
+        let scoped = arguments.first!.hasPrefix("-") ? arguments : arguments + ["--service", service]
+        if arguments != ["get", "--create"], arguments != ["create"], !arguments.first!.hasPrefix("-") {
+            #expect(try keyid(["create", "--service", service]).status == 0)
+        }
+        let outcome = try shell("exec \"$KEYID\" \"$@\" >/dev/full", scoped)
+        #expect(outcome.status == 8, "\(outcome.stderr)")
+        let lines = outcome.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(outcome.stderr)")
+        #expect(lines.last?.hasPrefix("keyid: cannot write to standard output: No space left on device") == true)
+        if let change {
+            #expect(outcome.stderr.contains("; \(change), and 'keyid get' prints it"))
+            // What was stored is what the next run prints.
+            #expect(try keyid(["get", "--service", service]).status == 0)
+        } else {
+            #expect(!outcome.stderr.contains("stored"))
+        }
+    }
+
+    @Test("a reader that went away ends keyid quietly, by SIGPIPE, even with SIGPIPE ignored")
+    func brokenPipe() throws {
+        let service = TestEnvironment.uniqueService()
+        #expect(try keyid(["create", "--service", service]).status == 0)
+        // The reader exits at once; `sleep` keeps keyid's write after that.
+        let outcome = try shell(
+            """
+            trap '' PIPE
+            { sleep 0.3; exec "$KEYID" get --service "$1"; } | true
+            """, [service])
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
+        let status = try shell(
+            """
+            trap '' PIPE
+            { sleep 0.3; "$KEYID" get --service "$1"; echo "status=$?" >&2; } | true
+            """, [service])
+        #expect(status.stderr == "status=141\n")
+    }
+
+    @Test("with standard output closed, no descriptor keyid opens becomes standard output")
+    func closedStandardOutput() throws {
+        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("keyid-fd-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let outcome = try shell(
+            "exec strace -f -e trace=openat,write -o \"$1\" \"$KEYID\" get --create >&-", [trace])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        let reopened = try #require(
+            calls.firstIndex { $0.contains("openat(AT_FDCWD, \"/dev/null\", O_WRONLY) = 1") }, "\(calls.prefix(5))")
+        // From there on (the dynamic loader's opens come before keyid runs), every open gets a
+        // descriptor above 2.
+        for call in calls[(reopened + 1)...] where call.contains("openat(") {
+            if let result = call.split(separator: "=").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
+                #expect(result < 0 || result > 2, "\(call)")
+            }
+        }
+    }
+}
