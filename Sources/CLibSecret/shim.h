@@ -74,8 +74,6 @@ typedef enum { G_DBUS_CALL_FLAGS_NONE = 0 } GDBusCallFlags;
     F(g_variant_new_object_path, GVariant *, (const gchar *object_path))                     \
     F(g_variant_new_variant, GVariant *, (GVariant *value))                                  \
     F(g_variant_new_boolean, GVariant *, (gboolean value))                                   \
-    F(g_variant_new_uint32, GVariant *, (guint32 value))                                     \
-    F(g_variant_new_uint64, GVariant *, (guint64 value))                                     \
     F(g_variant_new_tuple, GVariant *, (GVariant *const *children, gsize n_children))        \
     F(g_variant_new_dict_entry, GVariant *, (GVariant *key, GVariant *value))                \
     F(g_variant_new_fixed_array, GVariant *,                                                 \

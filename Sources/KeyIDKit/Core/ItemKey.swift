@@ -25,6 +25,15 @@ public struct ItemKey: Hashable, Sendable, CustomStringConvertible {
         self.account = account
     }
 
+    /// The key an item's attributes name; `nil` when `service` or `account` is missing or
+    /// invalid.
+    public init?(attributes: [String: String]) {
+        guard let service = attributes[Self.serviceAttribute], let account = attributes[Self.accountAttribute],
+            let key = try? ItemKey(service: service, account: account)
+        else { return nil }
+        self = key
+    }
+
     /// The attribute naming the service, as `secret-tool` spells it.
     public static let serviceAttribute = "service"
     /// The attribute naming the account, as `secret-tool` spells it.

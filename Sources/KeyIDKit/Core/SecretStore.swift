@@ -38,10 +38,7 @@ public struct StoredItem: Equatable, Sendable {
 
     private static func parse(_ attributes: [String: String]?) -> (ItemKey?, String?) {
         guard let attributes else { return (nil, nil) }
-        let key = attributes[ItemKey.serviceAttribute].flatMap { service in
-            attributes[ItemKey.accountAttribute].flatMap { try? ItemKey(service: service, account: $0) }
-        }
-        return (key, attributes[ItemKey.bindingAttribute])
+        return (ItemKey(attributes: attributes), attributes[ItemKey.bindingAttribute])
     }
 }
 

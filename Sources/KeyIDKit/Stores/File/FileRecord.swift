@@ -133,5 +133,5 @@ struct FileRecord: Equatable {
 
 extension FileRecord {
     /// The service and account the record's attributes name, when they are valid.
-    var key: ItemKey? { StoredItem(handle: "", attributes: attributes).key }
+    var key: ItemKey? { ItemKey(attributes: attributes) }
 }

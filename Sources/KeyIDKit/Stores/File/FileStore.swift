@@ -57,8 +57,9 @@ public final class FileStore: SecretStore {
     public func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
         guard let files = try existingDirectory() else { return [] }
         var items: [StoredItem] = []
-        for name in try files.entryNames() where FileNames.isItemName(name) {
+        for name in try files.entryNames() {
             let key = FileNames.key(fromFileName: name)
+            guard key != nil || FileNames.isHashedName(name) else { continue }
             if let key, let service, key.service != service { continue }
             guard let item = try readItem(name, key: key, in: files, details: details) else { continue }
             if let service, item.key?.service != service { continue }

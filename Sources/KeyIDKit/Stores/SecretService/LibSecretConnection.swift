@@ -174,11 +174,9 @@ final class LibSecretConnection {
     /// A new floating GVariant holding `value`, for a call to consume.
     private func encode(_ value: DBusValue) -> OpaquePointer {
         switch value {
-        case .string(let text), .other(let text): return c.pointee.g_variant_new_string(text)!
+        case .string(let text): return c.pointee.g_variant_new_string(text)!
         case .objectPath(let path): return c.pointee.g_variant_new_object_path(path)!
         case .boolean(let flag): return c.pointee.g_variant_new_boolean(flag ? 1 : 0)!
-        case .uint32(let number): return c.pointee.g_variant_new_uint32(number)!
-        case .uint64(let number): return c.pointee.g_variant_new_uint64(number)!
         case .bytes(let bytes):
             return bytes.withUnsafeBytes { keyid_variant_bytes(c, $0.baseAddress, gsize($0.count))! }
         case .array(let elementType, let values):
@@ -191,6 +189,9 @@ final class LibSecretConnection {
         case .tuple(let values):
             let children: [OpaquePointer?] = values.map(encode)
             return children.withUnsafeBufferPointer { c.pointee.g_variant_new_tuple($0.baseAddress, gsize($0.count))! }
+        case .uint32, .uint64, .other:
+            // Values keyid only ever receives.
+            preconditionFailure("keyid does not send \(value)")
         }
     }
 
