@@ -160,6 +160,7 @@ struct ReliabilityTests {
             """, arguments: [TestEnvironment.root + "/Tests/Harness/reliability/fake-prompter.py"])
         #expect(outcome.stdout.contains("status=6\n"), "\(outcome.stdout) \(outcome.stderr)")
         #expect(!outcome.stdout.contains("stdout not empty"))
+        #expect(outcome.stderr.contains("waiting for an unlock prompt nobody answered"), "\(outcome.stderr)")
         #expect((900..<2000).contains(Self.milliseconds(outcome) ?? 0))
         #expect(outcome.stdout.contains("daemon=0\n"))
         #expect(outcome.stdout.contains("locked=4\n"))

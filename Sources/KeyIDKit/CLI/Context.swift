@@ -54,8 +54,12 @@ public struct Context {
                     let store = SecretServiceStore(allowPrompt: settings.allowPrompt, collection: settings.collection) {
                         () throws(KeyIDError) in try sessionBus(environment)
                     }
-                    store.willPrompt = {
-                        Watchdog.update(message: "keyid: \(KeyID.promptTimeoutMessage(settings.timeout))\n")
+                    store.prompting = { waiting in
+                        let message =
+                            waiting
+                            ? KeyID.promptTimeoutMessage(settings.timeout)
+                            : KeyID.timeoutMessage(settings.timeout, settings.backend)
+                        Watchdog.update(message: "keyid: \(message)\n")
                     }
                     return store
                 case .file: return FileStore(directory: try fileDirectory(environment))
@@ -95,7 +99,8 @@ public struct Context {
         for path in tried {
             if let bus = SessionBus.socket(at: path, ownedBy: uid) { return bus }
         }
-        var detail = "\(variable) is unset and no socket of yours is at \(tried.joined(separator: " or "))"
+        var detail =
+            "\(variable) is unset and no socket of yours is at \(tried.map(DisplayText.escaped).joined(separator: " or "))"
         if uid == 0 { detail += "; as root, use --user NAME to act for a user who has a session" }
         throw .unavailable(.noBus(detail))
     }
@@ -113,9 +118,11 @@ public struct Context {
         }
         try account.become()
         POSIX.setEnvironment(EnvironmentVariable.home.rawValue, account.home)
+        for name in ["USER", "LOGNAME"] { POSIX.setEnvironment(name, account.name) }
         for variable in [EnvironmentVariable.sessionBus, .runtimeDirectory, .stateHome, .cacheHome] {
             POSIX.setEnvironment(variable.rawValue, nil)
         }
+        for name in ["XDG_CONFIG_HOME", "XDG_DATA_HOME"] { POSIX.setEnvironment(name, nil) }
         let runtime = "/run/user/\(account.uid)"
         if POSIX.isDirectory(runtime, ownedBy: account.uid) {
             POSIX.setEnvironment(EnvironmentVariable.runtimeDirectory.rawValue, runtime)

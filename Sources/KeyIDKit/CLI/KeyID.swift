@@ -37,7 +37,6 @@ public enum KeyID {
         let value: DeviceID?
         do {
             settings = try Settings(options: options, environment: context.environment)
-            if let user = settings.user { try context.actAs(user) }
             value = settings.valueFromInput ? try NewIDInput.read(context) : nil
         } catch .usage(let message) {
             return report(.usage("\(message); see 'keyid \(subcommand.rawValue) --help'"), context)
@@ -48,7 +47,7 @@ public enum KeyID {
             Watchdog.start(
                 seconds: settings.timeout,
                 message:
-                    "keyid: \(KeyIDError.timedOut(timeoutMessage(settings.timeout, subcommand, settings.backend)).message)\n",
+                    "keyid: \(KeyIDError.timedOut(timeoutMessage(settings.timeout, settings.backend)).message)\n",
                 status: ExitStatus.timedOut.rawValue)
         }
         let outcome: Result<CommandResult, KeyIDError>
@@ -74,6 +73,9 @@ public enum KeyID {
     private static func perform(_ subcommand: Subcommand, _ settings: Settings, _ value: DeviceID?, _ context: Context)
         throws(KeyIDError) -> CommandResult
     {
+        // Before anything is opened; inside the deadline, since looking the user up may wait
+        // on a directory service.
+        if let user = settings.user { try context.actAs(user) }
         var context = context
         // The machine ID is read at most once a run, and only when something needs it.
         var machine: Result<MachineID, KeyIDError>?
@@ -116,7 +118,7 @@ public enum KeyID {
         }
     }
 
-    static func timeoutMessage(_ seconds: Double, _ subcommand: Subcommand, _ backend: Backend) -> String {
+    static func timeoutMessage(_ seconds: Double, _ backend: Backend) -> String {
         guard backend == .secretService else {
             return
                 "timed out after \(shown(seconds)) s (another keyid run may hold the lock); use --timeout to wait longer"

@@ -118,7 +118,12 @@ public struct DeviceIDs {
     /// writers), and no run may print an ID that a later `get` would not return.
     private func add(_ key: ItemKey, id: DeviceID, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
         try store.add(id, for: key, binding: binding())
-        return try read(key, metadata: metadata)
+        do {
+            return try read(key, metadata: metadata)
+        } catch .notFound {
+            // A provider that does not show a new item at once: what was stored is the ID.
+            return DeviceRecord(id: id, key: key, item: StoredItem(handle: ""), duplicates: 0)
+        }
     }
 
     /// The IDs keyid stored, of one service or all, ordered by service, account and age.

@@ -12,6 +12,8 @@ public struct Check: Equatable, Sendable {
     public var detail: String
     /// For a failure: the exit status keyid itself would end with.
     public var exitCode: Int32 = 0
+    /// For a failure: the outcome behind it.
+    public var error: KeyIDError?
 
     public static func ok(_ name: String, _ detail: String) -> Check {
         Check(status: .ok, name: name, detail: detail)
@@ -22,7 +24,7 @@ public struct Check: Equatable, Sendable {
     }
 
     public static func fail(_ name: String, _ error: KeyIDError) -> Check {
-        Check(status: .fail, name: name, detail: error.message, exitCode: error.exitCode)
+        Check(status: .fail, name: name, detail: error.message, exitCode: error.exitCode, error: error)
     }
 }
 
@@ -31,13 +33,4 @@ public protocol Diagnosable {
     /// Reports the checks of the store's own dependencies, in order, each as soon as it is
     /// done (a later one may stall); a failure ends them.
     func diagnose(_ report: (Check) -> Void)
-}
-
-extension Diagnosable {
-    /// Every check ``diagnose(_:)`` reports.
-    public func diagnose() -> [Check] {
-        var checks: [Check] = []
-        diagnose { checks.append($0) }
-        return checks
-    }
 }

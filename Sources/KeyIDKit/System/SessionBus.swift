@@ -18,7 +18,19 @@ public struct SessionBus: Equatable, Sendable {
     public static func socket(at path: String, ownedBy uid: UInt32) -> SessionBus? {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK, info.st_uid == uid else { return nil }
-        return SessionBus(address: "unix:path=" + path, source: "found at " + path)
+        return SessionBus(address: "unix:path=" + escaped(path), source: "found at " + path)
+    }
+
+    /// A value escaped as D-Bus addresses require: bytes outside `[-0-9A-Za-z_/.\\*]` as `%XX`.
+    static func escaped(_ value: String) -> String {
+        var out = ""
+        for byte in value.utf8 {
+            let plain =
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                || "-_/.\\*".utf8.contains(byte)
+            out += plain ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).leftPadded()
+        }
+        return out
     }
 
     /// Whether an address would make GLib start a bus of its own (an `autolaunch:` entry).
@@ -31,4 +43,9 @@ public struct SessionBus: Equatable, Sendable {
     func export() {
         setenv("DBUS_SESSION_BUS_ADDRESS", address, 1)
     }
+}
+
+extension String {
+    /// Two hex digits: a leading zero for values under 0x10.
+    fileprivate func leftPadded() -> String { count == 1 ? "0" + self : self }
 }

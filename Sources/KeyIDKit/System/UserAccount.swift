@@ -11,7 +11,9 @@ public struct UserAccount: Equatable, Sendable {
 
     /// Looks a user up by name (`getpwnam_r`); `nil` when there is none.
     public static func named(_ name: String) throws(KeyIDError) -> UserAccount? {
-        try lookUp("'\(name)'") { entry, buffer, result in getpwnam_r(name, &entry, buffer, 16_384, &result) }
+        try lookUp("'\(DisplayText.escaped(name))'") { entry, buffer, result in
+            getpwnam_r(name, &entry, buffer, 16_384, &result)
+        }
     }
 
     /// Looks a user up by user ID (`getpwuid_r`); `nil` when there is none.
@@ -55,14 +57,28 @@ public struct UserAccount: Equatable, Sendable {
         if uid != 0, setuid(0) == 0 || seteuid(0) == 0 {
             throw .failed(.user("cannot act as \(name): root could be regained after dropping to it"))
         }
+        // Capabilities can outlive the change of user (SECBIT_NO_SETUID_FIXUP in containers).
+        for set in ["CapPrm:", "CapEff:", "CapAmb:"] where Self.status(set).contains(where: { $0 != "0" }) {
+            throw .failed(.user("cannot act as \(name): the process keeps capabilities (\(set))"))
+        }
     }
 
     /// The real, effective, saved and file-system IDs on a line of `/proc/self/status`.
     private static func currentIDs(_ label: String) -> [UInt32] {
-        guard case .success(let bytes) = POSIX.readFile("/proc/self/status", limit: 65_536) else { return [] }
+        status(label).split(whereSeparator: { $0 == "\t" || $0 == " " }).compactMap { UInt32($0) }
+    }
+
+    /// What follows `label` on its line of `/proc/self/status` ("" when there is none).
+    private static func status(_ label: String) -> String {
+        guard case .success(let bytes) = POSIX.readFile("/proc/self/status", limit: 65_536) else { return "" }
         let line = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(label) }
-        return line?.dropFirst(label.count).split(whereSeparator: { $0 == "\t" || $0 == " " }).compactMap {
-            UInt32($0)
-        } ?? []
+        return line.map { String($0.dropFirst(label.count)).trimmingWhitespace() } ?? ""
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces and tabs.
+    fileprivate func trimmingWhitespace() -> String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

@@ -36,7 +36,7 @@ enum DoctorCommand {
         guard check.status == .fail else { return check }
         var check = check
         let uid = UserAccount.effectiveUID
-        if check.name == "session bus", check.exitCode == ExitStatus.unavailable.rawValue {
+        if case .unavailable(.noBus) = check.error {
             if uid != 0 {
                 check.detail +=
                     "; in an ssh or cron session the bus at /run/user/\(uid)/bus exists only while you are logged in: 'loginctl enable-linger' keeps it, and 'systemctl --user start gnome-keyring-daemon.socket' (or logging in once) starts the keyring"
@@ -46,7 +46,7 @@ enum DoctorCommand {
                     "; on WSL, start a session bus and gnome-keyring in your shell's profile, or use --backend file"
             }
         }
-        if check.detail.contains(" is temporary:"), POSIX.isWSL {
+        if case .unavailable(.temporaryKeyring) = check.error, POSIX.isWSL {
             check.detail += "; on WSL only the temporary keyring exists until you create one with a password"
         }
         return check

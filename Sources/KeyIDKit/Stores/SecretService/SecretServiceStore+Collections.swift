@@ -24,6 +24,13 @@ extension SecretServiceStore {
     /// The object path of the collection IDs are written to: `--collection`'s (an alias, the
     /// last part of a collection's path, or a label), else the `default` alias's.
     func targetCollection() throws(KeyIDError) -> String {
+        if let target { return target }
+        let path = try resolveCollection()
+        target = path
+        return path
+    }
+
+    private func resolveCollection() throws(KeyIDError) -> String {
         let name = collection ?? "default"
         let connection = try connection()
         if let path = try mapped({ () throws(SecretServiceFailure) in try connection.readAlias(name) }) {

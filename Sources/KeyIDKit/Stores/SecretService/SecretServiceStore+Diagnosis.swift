@@ -8,7 +8,10 @@ extension SecretServiceStore: Diagnosable {
             if case .unavailable(.noLibrary) = error { return report(.fail("libsecret", error)) }
             return report(.fail("session bus", error))
         }
-        report(.ok("session bus", bus.map { "\($0.address) (\($0.source))" } ?? "connected"))
+        report(
+            .ok(
+                "session bus",
+                bus.map { "\(DisplayText.escaped($0.address)) (\(DisplayText.escaped($0.source)))" } ?? "connected"))
         do {
             let reply = try connection.call(
                 "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID",
@@ -20,7 +23,7 @@ extension SecretServiceStore: Diagnosable {
         } catch {
             return report(.fail("secret service", error.outcome))
         }
-        let name = collection.map { "keyring '\($0)'" } ?? "default keyring"
+        let name = collection.map { "keyring '\(DisplayText.escaped($0))'" } ?? "default keyring"
         do {
             let path = try targetCollection()
             if Self.isTemporary(path) {
@@ -35,23 +38,22 @@ extension SecretServiceStore: Diagnosable {
         }
     }
 
-    /// The provider's name, from the program that owns the bus name: the file name of its
-    /// command line's first word (`/proc/PID/comm` cuts names at 15 bytes).
+    /// The provider's name, from the program that owns the bus name: `/proc/PID/comm`, which
+    /// the kernel cuts at 15 bytes; a cut name is completed from the command line's word it
+    /// begins (an interpreted provider, such as pass-secret-service, runs as `python3 SCRIPT`).
     static func providerName(pid: UInt32) -> String {
-        var program: String?
-        if case .success(let bytes) = POSIX.readFile("/proc/\(pid)/cmdline", limit: 4096),
-            let first = bytes.split(separator: 0, omittingEmptySubsequences: false).first, !first.isEmpty
-        {
-            program = String(decoding: first, as: UTF8.self).split(separator: "/").last.map(String.init)
-        } else if case .success(let bytes) = POSIX.readFile("/proc/\(pid)/comm", limit: 64) {
-            program = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init)
+        guard case .success(let bytes) = POSIX.readFile("/proc/\(pid)/comm", limit: 64),
+            var program = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init)
+        else { return "process \(pid)" }
+        if program.utf8.count == 15, case .success(let line) = POSIX.readFile("/proc/\(pid)/cmdline", limit: 4096) {
+            let names = line.split(separator: 0).map { String(decoding: $0, as: UTF8.self).split(separator: "/").last }
+            if let whole = names.compactMap({ $0 }).first(where: { $0.hasPrefix(program) }) { program = String(whole) }
         }
-        guard let program else { return "process \(pid)" }
-        let names = [
-            "gnome-keyring-daemon": "gnome-keyring", "kwalletd5": "KWallet", "kwalletd6": "KWallet",
-            "keepassxc": "KeePassXC", "pass_secret_service": "pass-secret-service",
+        let known = [
+            "gnome-keyring-daemon": "gnome-keyring", "gnome-keyring-d": "gnome-keyring", "kwalletd5": "KWallet",
+            "kwalletd6": "KWallet", "keepassxc": "KeePassXC", "pass_secret_service": "pass-secret-service",
         ]
-        let known = names[program].map { "\($0) (" } ?? "("
-        return "\(known)\(DisplayText.escaped(program)), pid \(pid))"
+        let shown = program == "gnome-keyring-d" ? "gnome-keyring-daemon" : program
+        return (known[program].map { "\($0) (" } ?? "(") + "\(DisplayText.escaped(shown)), pid \(pid))"
     }
 }

@@ -23,9 +23,11 @@ public final class SecretServiceStore: SecretStore {
     private(set) var bus: SessionBus?
     private var opened: LibSecretConnection?
     private var session: String?
-    /// Called before the provider is asked to show a prompt (an unlock dialog), which may wait
-    /// for a person.
-    public var willPrompt: (() -> Void)?
+    /// The collection IDs are written to, once resolved (see ``targetCollection()``).
+    var target: String?
+    /// Called with `true` before the provider is asked to show a prompt (an unlock dialog),
+    /// which may wait for a person, and with `false` once it is over.
+    public var prompting: ((Bool) -> Void)?
 
     /// Connects lazily, on the first call that needs the service, to the bus `bus` finds.
     public init(
@@ -38,11 +40,21 @@ public final class SecretServiceStore: SecretStore {
 
     public func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
         let found = try search(key.attributes, details: details, what: "the ID for \(key)")
-        guard found.isEmpty else { return found }
-        // Python keyring names the account `username`: read what `keyring set` stored.
-        return try search(
-            [(ItemKey.serviceAttribute, key.service), (Self.pythonKeyringAccount, key.account)], details: details,
-            what: "the ID for \(key)")
+        // Python keyring names the account `username`: what `keyring set` stored is an item
+        // for this key too, when it names no account of its own.
+        let stored = try search(
+            [(ItemKey.serviceAttribute, key.service), (Self.pythonKeyringAccount, key.account)],
+            details: details.union(.attributes), what: "the ID for \(key)")
+        let foreign = stored.filter { item in
+            item.attributes?[ItemKey.accountAttribute] == nil && !found.contains { $0.handle == item.handle }
+        }
+        guard !foreign.isEmpty else { return found }
+        var all = found + foreign
+        // The duplicate rule needs every item's times.
+        for index in all.indices where all[index].created == nil {
+            try loadMetadata(&all[index])
+        }
+        return all
     }
 
     /// The attribute Python keyring's Secret Service backend keeps the account in. keyid
@@ -237,7 +249,8 @@ public final class SecretServiceStore: SecretStore {
             throw .locked("\(what) is locked; unlock it, or run without --no-prompt to be asked for its password")
         }
         let connection = try connection()
-        willPrompt?()
+        prompting?(true)
+        defer { prompting?(false) }
         let count = try mapped { () throws(SecretServiceFailure) in try connection.unlock(paths) }
         if count < paths.count {
             throw .locked(
@@ -259,7 +272,8 @@ public final class SecretServiceStore: SecretStore {
     /// CreateItem's prompt gives), or nil when it gave none or was dismissed.
     func runPrompt(_ prompt: String) throws(KeyIDError) -> String? {
         let connection = try connection()
-        willPrompt?()
+        prompting?(true)
+        defer { prompting?(false) }
         let result = try mapped { () throws(SecretServiceFailure) in try connection.prompt(prompt) }
         guard case .objectPath(let path) = result, path != "/" else { return nil }
         return path
