@@ -67,8 +67,25 @@ struct ProvisioningTests {
     @Test("a file-backend write through --user lands in the user's home, owned by them; nothing as root")
     func fileBackendThroughUser() throws {
         let user = try ThrowawayUser()
-        let written = try keyid(["--user", user.name, "--backend", "file", "get", "--create"])
+        let rootState = ProcessInfo.processInfo.environment["XDG_STATE_HOME"].map { $0 + "/keyid" } ?? "/var/lib/keyid"
+        let rootHadState = FileManager.default.fileExists(atPath: rootState)
+        let trace = FileManager.default.temporaryDirectory.appendingPathComponent("keyid-drop-\(UUID().uuidString)")
+            .path
+        defer { try? FileManager.default.removeItem(atPath: trace) }
+        let written = try runProgram(
+            "/usr/bin/strace",
+            [
+                "-e", "trace=openat,mkdir,mkdirat,setuid,setgid,setgroups", "-o", trace, TestEnvironment.binary!,
+                "--user", user.name, "--backend", "file", "get", "--create",
+            ])
         #expect(written.status == 0, "\(written.stderr)")
+        #expect(FileManager.default.fileExists(atPath: rootState) == rootHadState)
+        // After the dynamic loader, the first thing keyid does to the system is become the user.
+        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        let dropped = try #require(calls.firstIndex { $0.hasPrefix("setuid(\(user.uid))") }, "\(calls)")
+        for call in calls[..<dropped] where call.contains("mkdir") || call.contains("/keyid") {
+            Issue.record("before the drop: \(call)")
+        }
         let path = user.home + "/.local/state/keyid/keyid@device-id.id"
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         #expect((attributes[.ownerAccountID] as? NSNumber)?.uint32Value == user.uid)
