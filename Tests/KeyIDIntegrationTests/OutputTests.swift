@@ -65,17 +65,33 @@ struct OutputTests {
         let trace = FileManager.default.temporaryDirectory.appendingPathComponent("keyid-fd-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: trace) }
         let outcome = try shell(
-            "exec strace -f -e trace=openat,write -o \"$1\" \"$KEYID\" get --create >&-", [trace])
+            "exec strace -f -e trace=openat,socket,eventfd2,pipe2,dup,write -o \"$1\" \"$KEYID\" get --create >&-",
+            [trace])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
         let reopened = try #require(
             calls.firstIndex { $0.contains("openat(AT_FDCWD, \"/dev/null\", O_WRONLY) = 1") }, "\(calls.prefix(5))")
-        // From there on (the dynamic loader's opens come before keyid runs), every open gets a
-        // descriptor above 2.
-        for call in calls[(reopened + 1)...] where call.contains("openat(") {
-            if let result = call.split(separator: "=").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
-                #expect(result < 0 || result > 2, "\(call)")
+        // From there on (the dynamic loader's opens come before keyid runs), every descriptor
+        // keyid or GLib makes (files, the bus socket, eventfds, pipes) is above 2.
+        let making = ["openat(", "socket(", "eventfd2(", "pipe2(", "dup("]
+        var made = 0
+        for call in calls[(reopened + 1)...] where making.contains(where: { call.contains($0) }) {
+            made += 1
+            // pipe2([5, 6], ...) = 0 gives its descriptors in the brackets; the others return one.
+            let descriptors: [Int]
+            if call.contains("pipe2(["), let open = call.firstIndex(of: "["), let close = call.firstIndex(of: "]") {
+                descriptors = call[call.index(after: open)..<close].split(separator: ",").compactMap {
+                    Int($0.trimmingCharacters(in: .whitespaces))
+                }
+            } else {
+                descriptors =
+                    call.split(separator: "=").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+                    .map { [$0] } ?? []
+            }
+            for descriptor in descriptors {
+                #expect(descriptor < 0 || descriptor > 2, "\(call)")
             }
         }
+        #expect(made > 5, "the trace should show libsecret's files and the bus socket")
     }
 }
