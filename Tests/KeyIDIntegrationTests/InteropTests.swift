@@ -40,6 +40,21 @@ struct InteropTests {
         #expect(try runProgram(venv + "/bin/keyring", ["get", other, "bob"]).stdout == rotated.stdout)
     }
 
+    @Test("rotate and delete see keyring's item beside keyid's: delete leaves none")
+    func bothNames() throws {
+        let venv = try Self.venv()
+        let service = TestEnvironment.uniqueService()
+        #expect(try keyid(["create", "--service", service, "--account", "carol"]).status == 0)
+        let set = try runProgram(
+            venv + "/bin/keyring", ["set", service, "carol"], input: Data("7c9e6679-7425-40de-944b-e07fc1f90ae7".utf8))
+        #expect(set.status == 0, "\(set.stderr)")
+        let deleted = try keyid(["delete", "--service", service, "--account", "carol"])
+        #expect(deleted.status == 0)
+        #expect(deleted.stderr.contains("removed 2 items"), "\(deleted.stderr)")
+        #expect(try runProgram(venv + "/bin/keyring", ["get", service, "carol"]).status != 0)
+        #expect(try keyid(["get", "--service", service, "--account", "carol"]).status == 1)
+    }
+
     @Test("a foreign writer racing get --create: every run prints the ID a later get returns")
     func foreignWriter() throws {
         let venv = try Self.venv()

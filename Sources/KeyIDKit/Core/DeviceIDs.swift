@@ -60,7 +60,7 @@ public struct DeviceIDs {
     /// Stores a new ID; throws ``KeyIDError/alreadyExists(_:)`` when one is stored.
     public func create(_ key: ItemKey, id: DeviceID? = nil, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
         try serializer.exclusively { () throws(KeyIDError) in
-            guard try store.items(matching: key, details: []).isEmpty else { throw .alreadyExists(key) }
+            guard try store.items(matching: key, details: [.everyName]).isEmpty else { throw .alreadyExists(key) }
             return try add(key, id: id ?? generate(), metadata: metadata)
         }
     }
@@ -86,7 +86,7 @@ public struct DeviceIDs {
     /// ``KeyIDError/notFound(_:)`` when nothing is stored.
     public func rotate(_ key: ItemKey, to id: DeviceID? = nil, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
         try serializer.exclusively { () throws(KeyIDError) in
-            let items = try store.items(matching: key, details: [.attributes])
+            let items = try store.items(matching: key, details: [.attributes, .everyName])
             guard let chosen = DuplicateRule.choose(items) else { throw .notFound(key) }
             let newID = id ?? generate()
             try store.replace(chosen, with: newID, for: key, binding: binding())
@@ -104,7 +104,7 @@ public struct DeviceIDs {
     @discardableResult
     public func delete(_ key: ItemKey, force: Bool) throws(KeyIDError) -> Int {
         try serializer.exclusively { () throws(KeyIDError) in
-            let items = try store.items(matching: key, details: [])
+            let items = try store.items(matching: key, details: [.everyName])
             if items.isEmpty, !force { throw .notFound(key) }
             for item in items {
                 try store.delete(item)

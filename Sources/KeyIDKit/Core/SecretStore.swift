@@ -52,6 +52,11 @@ public struct LookupDetails: OptionSet, Sendable {
     public static let metadata = LookupDetails(rawValue: 2)
     /// The attributes alone, where fetching all the metadata costs more.
     public static let attributes = LookupDetails(rawValue: 4)
+    /// Also the items other programs keep for the key under other attribute names (Python
+    /// keyring's `username`), even when items by keyid's names exist. Writes ask for it, so
+    /// that they see, replace and remove every item of a key; reads look there only when
+    /// nothing else matches, which costs a search.
+    public static let everyName = LookupDetails(rawValue: 8)
 }
 
 /// The operations keyid needs from a place that keeps secrets: the Secret Service, a

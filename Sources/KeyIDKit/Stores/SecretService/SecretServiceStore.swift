@@ -40,6 +40,7 @@ public final class SecretServiceStore: SecretStore {
 
     public func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
         let found = try search(key.attributes, details: details, what: "the ID for \(key)")
+        guard details.contains(.everyName) || found.isEmpty else { return found }
         // Python keyring names the account `username`: what `keyring set` stored is an item
         // for this key too, when it names no account of its own.
         let stored = try search(
