@@ -57,14 +57,13 @@ for target in $targets; do
     SWIFT_BACKTRACE=enable=no "./$target" -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
         -artifact_prefix="$out/crashes/$target-" $dictionary "corpus/$target" "$here/Corpus/$target" \
         >"$target.log" 2>&1 || status=$?
-    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$target.log")
-    speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$target.log")
-    units=$(find "corpus/$target" -type f | wc -l)
+    # libFuzzer's last line: "#RUNS DONE cov: ... corp: ... exec/s: ...".
+    done_line=$(grep -a 'DONE' "$target.log" | tail -1 | tr '\t' ' ')
     if [ "$status" -eq 0 ]; then
-        echo "$target: ${runs:-?} runs (${speed:-?}/s), corpus of $units, nothing found"
+        echo "$target: $done_line; nothing found"
     else
         found=1
-        echo "$target: exit $status after ${runs:-?} runs; see $out/$target.log"
+        echo "$target: exit $status; see $out/$target.log"
         grep -E 'Fatal error|ERROR: (AddressSanitizer|libFuzzer)|artifact_prefix|Test unit written' "$target.log" | head -5
     fi
 done
