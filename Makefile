@@ -1,4 +1,4 @@
-# keyid: make run | make test | make check | make lint | make bench | make install | make deb | make dist
+# keyid: make run | make test | make check | make lint | make fuzz | make sanitize | make bench | make install | make deb | make dist
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -32,7 +32,7 @@ RELEASE_FLAGS = -c release --product keyid --static-swift-stdlib --disable-local
 DEBUG_BIN = .build/debug/keyid
 RELEASE_BIN = .build/release/keyid
 
-.PHONY: all deps build release run test check stress lint format bench order docs install install-files uninstall \
+.PHONY: all deps build release run test check stress fuzz sanitize lint format bench order docs install install-files uninstall \
 	deb dist package-check repro-check clean
 
 all: release
@@ -114,6 +114,23 @@ stress:
 	$(SWIFT) build --build-tests
 	KEYID_STRESS=$(STRESS) KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) \
 		Tests/Harness/keyring-session.sh -- $(SWIFT) test --skip-build --filter 'ReliabilityTests|FileStoreTests'
+
+## make fuzz: build the libFuzzer targets in Tests/Fuzz with -sanitize=fuzzer,address and run
+## each for FUZZ_SECONDS (FUZZ_TARGETS to choose some; Tests/Fuzz/fuzz.sh).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+fuzz:
+	@scripts/install-deps.sh build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) Tests/Fuzz/fuzz.sh $(FUZZ_TARGETS)
+
+## make sanitize: build keyid and its tests with AddressSanitizer, then ThreadSanitizer
+## (SANITIZERS to choose), each into its own .build directory, and run every test tier in a
+## private gnome-keyring session, the end-to-end tier against that build's keyid; fails on a
+## failed test or any sanitizer report (Tests/Harness/sanitize.sh).
+SANITIZERS ?= address thread
+sanitize:
+	@scripts/install-deps.sh sanitize
+	SWIFT=$(SWIFT) Tests/Harness/sanitize.sh $(SANITIZERS)
 
 lint:
 	@scripts/install-deps.sh build

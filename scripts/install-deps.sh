@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install the Debian packages keyid needs for the given purpose, if any are missing.
-#   install-deps.sh build|run|test|bench|order|package
+#   install-deps.sh build|run|test|sanitize|bench|order|package
 set -eu
 
 build="libsecret-1-dev pkg-config g++ make"
@@ -21,6 +21,9 @@ case ${1:-build} in
     build) wanted="$build" ;;
     run) wanted="$build $runtime" ;;
     test) wanted="$build $runtime $test $bench $providers $recipes $packaging" ;;
+    # The test tiers against gnome-keyring only. The sanitizer runtimes and llvm-symbolizer
+    # come with the Swift toolchain (usr/lib/clang, usr/bin): no Debian package is needed.
+    sanitize) wanted="$build $runtime $test $bench $recipes" ;;
     bench) wanted="$build $runtime $bench" ;;
     order) wanted="$build $runtime python3 valgrind" ;;
     package) wanted="$build $packaging" ;;

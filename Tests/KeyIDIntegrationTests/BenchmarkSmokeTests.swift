@@ -7,6 +7,7 @@ import Testing
 /// One iteration of `make bench`'s script, so that it cannot rot unnoticed.
 @Suite(
     "Benchmark smoke", .tags(.endToEnd),
+    .enabled(if: TestEnvironment.sanitizer == nil, "times the release build; a sanitizer slows keyid down"),
     .enabled(if: TestEnvironment.canRunBinary && TestEnvironment.releaseBinary != nil))
 struct BenchmarkSmokeTests {
     @Test("bench.py runs every comparison once and prints the table")

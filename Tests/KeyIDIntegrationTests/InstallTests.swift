@@ -7,7 +7,10 @@ import Testing
 
 /// `make install` and `make uninstall` into a temporary DESTDIR, and the installed binary
 /// running without the Swift toolchain.
-@Suite("make install", .tags(.endToEnd), .enabled(if: TestEnvironment.releaseBinary != nil))
+@Suite(
+    "make install", .tags(.endToEnd),
+    .enabled(if: TestEnvironment.sanitizer == nil, "installs the release build; make sanitize builds none"),
+    .enabled(if: TestEnvironment.releaseBinary != nil))
 struct InstallTests {
     static let installed = [
         ("usr/bin/keyid", 0o755), ("usr/share/man/man1/keyid.1", 0o644),

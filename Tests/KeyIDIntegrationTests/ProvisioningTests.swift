@@ -122,7 +122,7 @@ struct ProvisioningTests {
             "/usr/bin/strace", ["-f", "-e", "trace=execve", "-o", trace, TestEnvironment.binary!, "get"],
             environment: [
                 "DISPLAY": ":99", "DBUS_SESSION_BUS_ADDRESS": nil, "XDG_RUNTIME_DIR": "/nonexistent",
-            ])
+            ].merging(TestEnvironment.traced) { _, traced in traced })
         #expect(outcome.status == 5, "\(outcome.stderr)")
         #expect(outcome.seconds < 1)
         #expect(outcome.stderr.contains("/nonexistent/bus or /run/user/0/bus"))

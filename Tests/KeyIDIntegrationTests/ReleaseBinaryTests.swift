@@ -6,7 +6,10 @@ import Testing
 
 /// How `make release` links keyid (see the Makefile): what keeps its start-up cheap must not
 /// quietly stop applying.
-@Suite("Release binary linkage", .tags(.endToEnd), .enabled(if: TestEnvironment.releaseBinary != nil))
+@Suite(
+    "Release binary linkage", .tags(.endToEnd),
+    .enabled(if: TestEnvironment.sanitizer == nil, "checks the release build's linkage; make sanitize builds none"),
+    .enabled(if: TestEnvironment.releaseBinary != nil))
 struct ReleaseBinaryTests {
     /// Names of the functions the binary defines.
     static func functions(_ binary: String) throws -> Set<Substring> {

@@ -213,7 +213,7 @@ struct ReliabilityTests {
                 "$XDG_RUNTIME_DIR" 2>/dev/null | sed 's/^/leak: /'
             done
             echo "modes=$(stat -c %a "$XDG_RUNTIME_DIR/keyid") $(stat -c %a "$XDG_RUNTIME_DIR/keyid/lock")"
-            """)
+            """, environment: TestEnvironment.traced)
         #expect(outcome.stdout.contains("execs=1\n"), "keyid starts no other program")
         #expect(outcome.stdout.contains("stderr=0\n"))
         #expect(!outcome.stdout.contains("leak: "), "\(outcome.stdout)")

@@ -25,6 +25,18 @@ struct ParserTests {
                 == .run(.get, ParsedOptions(values: [.service: "b"])))
     }
 
+    /// Found by `make fuzz` (ArgumentsFuzzer): a combining mark after `=` joins it into one
+    /// character, and the option was refused as unknown.
+    @Test("a value after '=' may start with a combining mark", arguments: ["\u{031A}x", "\u{0301}", "=\u{0301}"])
+    func inlineValueWithCombiningMark(value: String) throws {
+        let expected = Invocation.run(.get, ParsedOptions(values: [.service: value]))
+        #expect(try Parser.parse(["get", "--service=" + value]) == expected)
+        #expect(try Parser.parse(["get", "--service", value]) == expected)
+        #expect(throws: KeyIDError.usage("option '--json' takes no value; see 'keyid get --help'")) {
+            try Parser.parse(["get", "--json=" + value])
+        }
+    }
+
     @Test("help and version")
     func helpAndVersion() throws {
         #expect(try Parser.parse(["--help"]) == .help(nil))

@@ -32,6 +32,17 @@ enum TestEnvironment {
     static var binary: String? { ProcessInfo.processInfo.environment["KEYID_BIN"] }
     /// The release build of keyid, set by `make test`.
     static var releaseBinary: String? { ProcessInfo.processInfo.environment["KEYID_RELEASE_BIN"] }
+    /// The sanitizer the tests and the keyid binary were built with, when `make sanitize`
+    /// runs them (`KEYID_SANITIZER`: `address` or `thread`).
+    static var sanitizer: String? { ProcessInfo.processInfo.environment["KEYID_SANITIZER"] }
+    /// The environment for a keyid that runs under strace: LeakSanitizer cannot work under
+    /// ptrace, so such a run leaves the leak check to the runs that are not traced.
+    static var traced: [String: String?] {
+        guard sanitizer == "address", let options = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] else {
+            return [:]
+        }
+        return ["ASAN_OPTIONS": options + ":detect_leaks=0"]
+    }
     /// Both of the above: the end-to-end tier can run.
     static var canRunBinary: Bool { hasKeyring && binary != nil }
     /// The repository's root directory.

@@ -39,9 +39,9 @@ public enum Parser {
                 let body = argument.dropFirst(2)
                 let name: String
                 let inline: String?
-                if let equals = body.firstIndex(of: "=") {
+                if let equals = body.utf8.firstIndex(of: UInt8(ascii: "=")) {
                     name = "--" + body[..<equals]
-                    inline = String(body[body.index(after: equals)...])
+                    inline = String(body[body.utf8.index(after: equals)...])
                 } else {
                     name = argument
                     inline = nil
