@@ -8,9 +8,12 @@ import Testing
 @Suite("Output failures", .tags(.endToEnd), .enabled(if: TestEnvironment.canRunBinary))
 struct OutputTests {
     /// Runs a shell script with `$KEYID` set; `$@` are `arguments`.
-    func shell(_ script: String, _ arguments: [String] = []) throws -> ProcessOutcome {
+    func shell(_ script: String, _ arguments: [String] = [], environment: [String: String?] = [:]) throws
+        -> ProcessOutcome
+    {
         try runProgram(
-            "/bin/sh", ["-c", script, "sh"] + arguments, environment: ["KEYID": TestEnvironment.binary!])
+            "/bin/sh", ["-c", script, "sh"] + arguments,
+            environment: environment.merging(["KEYID": TestEnvironment.binary!]) { _, new in new })
     }
 
     @Test(
@@ -66,7 +69,7 @@ struct OutputTests {
         defer { try? FileManager.default.removeItem(atPath: trace) }
         let outcome = try shell(
             "exec strace -f -e trace=openat,socket,eventfd2,pipe2,dup,write -o \"$1\" \"$KEYID\" get --create >&-",
-            [trace])
+            [trace], environment: TestEnvironment.traced)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
         let reopened = try #require(

@@ -77,7 +77,7 @@ struct ProvisioningTests {
             [
                 "-e", "trace=openat,mkdir,mkdirat,setuid,setgid,setgroups", "-o", trace, TestEnvironment.binary!,
                 "--user", user.name, "--backend", "file", "get", "--create",
-            ])
+            ], environment: TestEnvironment.traced)
         #expect(written.status == 0, "\(written.stderr)")
         #expect(FileManager.default.fileExists(atPath: rootState) == rootHadState)
         // After the dynamic loader, the first thing keyid does to the system is become the user.

@@ -58,8 +58,8 @@ public enum Watchdog {
 
     /// Replaces the message an expiry writes, leaving the deadline as it is. The message is
     /// one allocation, its length first, published with one atomic store; an old one stays
-    /// allocated, since the signal handler may be reading it (a run replaces it at most a
-    /// few times).
+    /// allocated (in ``messages``), since the signal handler may be reading it (a run replaces
+    /// it at most a few times).
     public static func update(message: String) {
         let bytes = Array(message.utf8)
         let buffer = UnsafeMutableRawPointer.allocate(
@@ -68,6 +68,7 @@ public enum Watchdog {
         bytes.withUnsafeBytes {
             (buffer + MemoryLayout<Int>.size).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
         }
+        messages.append(buffer)
         expiryMessage.store(Int(bitPattern: buffer), ordering: .sequentiallyConsistent)
     }
 
@@ -95,6 +96,8 @@ public enum Watchdog {
     /// The SIGKILL timer, created on first use. (Its handle may be null: glibc's handle is
     /// the kernel's timer number, and the first is 0.)
     nonisolated(unsafe) private static var backstop: timer_t?
+    /// Every message rendered this run: kept, never freed, while the handler may read one.
+    nonisolated(unsafe) private static var messages: [UnsafeMutableRawPointer] = []
     nonisolated(unsafe) private static var hasBackstop = false
 }
 
