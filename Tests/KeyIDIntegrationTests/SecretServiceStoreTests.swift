@@ -10,7 +10,7 @@ import Testing
     "SecretServiceStore against a real Secret Service", .tags(.integration), .enabled(if: TestEnvironment.hasKeyring))
 struct SecretServiceStoreTests {
     let store = SecretServiceStore(allowPrompt: false) { () throws(KeyIDError) in
-        try Context.sessionBus(.current())
+        try Locations.sessionBus(.current())
     }
     static let one = DeviceID("11111111-1111-4111-8111-111111111111")!
     static let two = DeviceID("22222222-2222-4222-8222-222222222222")!

@@ -29,23 +29,23 @@ struct LockFileTests {
         let runtime = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: runtime) }
         #expect(
-            try Context.lockDirectory(ProcessEnvironment(["XDG_RUNTIME_DIR": runtime, "HOME": "/h"])) == runtime
+            try Locations.lockDirectory(ProcessEnvironment(["XDG_RUNTIME_DIR": runtime, "HOME": "/h"])) == runtime
                 + "/keyid")
         // Without a usable XDG_RUNTIME_DIR (unset, relative, or stale after su), the user's
         // /run/user/UID when it exists, so that ssh, cron and the desktop share one lock.
         let uid = geteuid()
         let standard = POSIX.isDirectory("/run/user/\(uid)", ownedBy: uid) ? "/run/user/\(uid)/keyid" : nil
         #expect(
-            try Context.lockDirectory(ProcessEnvironment(["XDG_CACHE_HOME": "/c", "HOME": "/h"])) == standard
+            try Locations.lockDirectory(ProcessEnvironment(["XDG_CACHE_HOME": "/c", "HOME": "/h"])) == standard
                 ?? "/c/keyid")
         for stale in ["relative", "/nonexistent-runtime"] {  // relative: not a path; missing: left by su
             #expect(
-                try Context.lockDirectory(ProcessEnvironment(["XDG_RUNTIME_DIR": stale, "HOME": "/h"]))
+                try Locations.lockDirectory(ProcessEnvironment(["XDG_RUNTIME_DIR": stale, "HOME": "/h"]))
                     == standard ?? "/h/.cache/keyid")
         }
         // Without HOME, the home directory of the password database.
         let home = try #require(try UserAccount.withUID(uid)).home
-        #expect(try Context.lockDirectory(ProcessEnvironment([:])) == standard ?? home + "/.cache/keyid")
+        #expect(try Locations.lockDirectory(ProcessEnvironment([:])) == standard ?? home + "/.cache/keyid")
     }
 
     @Test("a symbolic link planted as the lock file is refused and not followed")

@@ -18,8 +18,9 @@ public enum Option: String, CaseIterable, Sendable {
     }
 }
 
-/// The environment variables keyid reads: the one place their names are written. The help,
-/// the manual page and the README list those with a ``summary``.
+/// keyid's own environment variables, the one place their names are written: defaults for
+/// options, and the machine ID's file. (Those of the session, such as `XDG_RUNTIME_DIR`, are
+/// ``SystemVariable``s.) The help and the manual page list both.
 public enum EnvironmentVariable: String, CaseIterable, Sendable {
     case service = "KEYID_SERVICE"
     case account = "KEYID_ACCOUNT"
@@ -29,16 +30,9 @@ public enum EnvironmentVariable: String, CaseIterable, Sendable {
     case collection = "KEYID_COLLECTION"
     case user = "KEYID_USER"
     case machineIDFile = "KEYID_MACHINE_ID_FILE"
-    case stateHome = "XDG_STATE_HOME"
-    case sessionBus = "DBUS_SESSION_BUS_ADDRESS"
-    case secretBackend = "SECRET_BACKEND"
-    case runtimeDirectory = "XDG_RUNTIME_DIR"
-    case cacheHome = "XDG_CACHE_HOME"
-    case home = "HOME"
 
-    /// What the variable does, for the help and the manual page; `nil` for a variable that
-    /// only stands in for others that are unset.
-    public var summary: String? {
+    /// What the variable does, for the help and the manual page.
+    public var summary: String {
         switch self {
         case .service: return "default for --service"
         case .account: return "default for --account"
@@ -48,17 +42,6 @@ public enum EnvironmentVariable: String, CaseIterable, Sendable {
         case .collection: return "default for --collection"
         case .user: return "default for --user"
         case .machineIDFile: return "read the machine ID from this file instead of /etc/machine-id"
-        case .stateHome:
-            return
-                "where --backend file keeps IDs (keyid/; unset: /var/lib/keyid for root, else ~/.local/state/keyid)"
-        case .sessionBus:
-            return
-                "the session bus where the Secret Service is found; unset: $XDG_RUNTIME_DIR/bus, else /run/user/UID/bus, each only when it is your socket (keyid never starts a bus)"
-        case .secretBackend: return "must be unset, service or file; any other value is refused"
-        case .runtimeDirectory:
-            return "where the lock file lives (keyid/lock); unset or missing: /run/user/UID when it exists"
-        case .cacheHome: return "where the lock file lives when there is no runtime directory"
-        case .home: return nil
         }
     }
 }
@@ -243,7 +226,26 @@ public enum CommandTable {
 
     /// Every environment variable keyid reads that a user sets, with what it does.
     public static var environment: [(name: String, summary: String)] {
-        EnvironmentVariable.allCases.compactMap { variable in variable.summary.map { (variable.rawValue, $0) } }
+        EnvironmentVariable.allCases.map { ($0.rawValue, $0.summary) }
+            + SystemVariable.allCases.compactMap { variable in summary(of: variable).map { (variable.rawValue, $0) } }
+    }
+
+    /// What a variable of the session does for keyid; `nil` for one that only stands in for
+    /// others that are unset.
+    static func summary(of variable: SystemVariable) -> String? {
+        switch variable {
+        case .stateHome:
+            return
+                "where --backend file keeps IDs (keyid/; unset: /var/lib/keyid for root, else ~/.local/state/keyid)"
+        case .sessionBus:
+            return
+                "the session bus where the Secret Service is found; unset: $XDG_RUNTIME_DIR/bus, else /run/user/UID/bus, each only when it is your socket (keyid never starts a bus)"
+        case .secretBackend: return "must be unset, service or file; any other value is refused"
+        case .runtimeDirectory:
+            return "where the lock file lives (keyid/lock); unset or missing: /run/user/UID when it exists"
+        case .cacheHome: return "where the lock file lives when there is no runtime directory"
+        case .home: return nil
+        }
     }
 
     /// The exit statuses, as the help, README and manual page list them.

@@ -52,7 +52,7 @@ public struct Context {
                 switch settings.backend {
                 case .secretService:
                     let store = SecretServiceStore(allowPrompt: settings.allowPrompt, collection: settings.collection) {
-                        () throws(KeyIDError) in try sessionBus(environment)
+                        () throws(KeyIDError) in try Locations.sessionBus(environment)
                     }
                     store.prompting = { waiting in
                         let message =
@@ -62,10 +62,10 @@ public struct Context {
                         Watchdog.update(message: "keyid: \(message)\n")
                     }
                     return store
-                case .file: return FileStore(directory: try fileDirectory(environment))
+                case .file: return FileStore(directory: try Locations.fileDirectory(environment))
                 }
             },
-            serializer: LockFileSerializer { () throws(KeyIDError) in try lockDirectory(environment) },
+            serializer: LockFileSerializer { () throws(KeyIDError) in try Locations.lockDirectory(environment) },
             generateID: {
                 var generator = SystemRandomNumberGenerator()
                 return DeviceID.random(using: &generator)
@@ -75,34 +75,6 @@ public struct Context {
                 return try MachineID.read(from: path ?? MachineID.defaultPath)
             },
             usesWatchdog: true, actAs: { name throws(KeyIDError) in try actAs(name) })
-    }
-
-    /// The session bus: `DBUS_SESSION_BUS_ADDRESS` when set, else `$XDG_RUNTIME_DIR/bus`, else
-    /// `/run/user/UID/bus`, each only when it is a socket of the user's. Never a bus that
-    /// would have to be started.
-    static func sessionBus(_ environment: ProcessEnvironment) throws(KeyIDError) -> SessionBus {
-        let variable = EnvironmentVariable.sessionBus.rawValue
-        if let configured = try environment.value(.sessionBus), !configured.isEmpty {
-            guard !SessionBus.autolaunches(configured) else {
-                throw .unavailable(
-                    .noBus("\(variable) is '\(Parser.printable(configured))', which would start a new bus"))
-            }
-            return SessionBus(address: configured, source: "set in " + variable)
-        }
-        let uid = UserAccount.effectiveUID
-        var tried: [String] = []
-        if let runtime = try environment.absolutePath(.runtimeDirectory) {
-            tried.append(runtime + "/bus")
-        }
-        let standard = "/run/user/\(uid)/bus"
-        if !tried.contains(standard) { tried.append(standard) }
-        for path in tried {
-            if let bus = SessionBus.socket(at: path, ownedBy: uid) { return bus }
-        }
-        var detail =
-            "\(variable) is unset and no socket of yours is at \(tried.map(DisplayText.escaped).joined(separator: " or "))"
-        if uid == 0 { detail += "; as root, use --user NAME to act for a user who has a session" }
-        throw .unavailable(.noBus(detail))
     }
 
     /// `--user NAME`: root becomes that user for good, and takes their environment (home,
@@ -117,55 +89,16 @@ public struct Context {
             throw .usage("--user \(Parser.printable(name)): only root can act for another user")
         }
         try account.become()
-        POSIX.setEnvironment(EnvironmentVariable.home.rawValue, account.home)
+        POSIX.setEnvironment(SystemVariable.home.rawValue, account.home)
         for name in ["USER", "LOGNAME"] { POSIX.setEnvironment(name, account.name) }
-        for variable in [EnvironmentVariable.sessionBus, .runtimeDirectory, .stateHome, .cacheHome] {
+        for variable in [SystemVariable.sessionBus, .runtimeDirectory, .stateHome, .cacheHome] {
             POSIX.setEnvironment(variable.rawValue, nil)
         }
         for name in ["XDG_CONFIG_HOME", "XDG_DATA_HOME"] { POSIX.setEnvironment(name, nil) }
         let runtime = "/run/user/\(account.uid)"
         if POSIX.isDirectory(runtime, ownedBy: account.uid) {
-            POSIX.setEnvironment(EnvironmentVariable.runtimeDirectory.rawValue, runtime)
+            POSIX.setEnvironment(SystemVariable.runtimeDirectory.rawValue, runtime)
         }
     }
 
-    /// The lock directory: under the runtime directory (`XDG_RUNTIME_DIR` when it names an
-    /// existing directory, else `/run/user/UID` when that is the user's), so that a desktop
-    /// session, ssh and cron share one lock; else `$XDG_CACHE_HOME/keyid`, else
-    /// `~/.cache/keyid`. Each variable is read only when the ones before it did not answer.
-    static func lockDirectory(_ environment: ProcessEnvironment) throws(KeyIDError) -> String {
-        if let runtime = try runtimeDirectory(environment) {
-            return try LockFile.directory(runtimeDirectory: runtime, cacheHome: nil, home: nil)
-        }
-        if let cache = try environment.absolutePath(.cacheHome) {
-            return try LockFile.directory(runtimeDirectory: nil, cacheHome: cache, home: nil)
-        }
-        return try LockFile.directory(runtimeDirectory: nil, cacheHome: nil, home: home(environment))
-    }
-
-    /// The user's runtime directory: `XDG_RUNTIME_DIR` unless it names nothing at all (a
-    /// stale one, left by `su`, is passed over; anything else there is checked, and refused
-    /// when unsafe, by the lock), else `/run/user/UID` when it is the user's.
-    static func runtimeDirectory(_ environment: ProcessEnvironment) throws(KeyIDError) -> String? {
-        if let runtime = try environment.absolutePath(.runtimeDirectory), POSIX.exists(runtime) {
-            return runtime
-        }
-        let standard = "/run/user/\(UserAccount.effectiveUID)"
-        return POSIX.isDirectory(standard, ownedBy: UserAccount.effectiveUID) ? standard : nil
-    }
-
-    /// The home directory: `HOME` when it is an absolute path, else the password database's
-    /// (cron and `env -i` may leave `HOME` unset).
-    static func home(_ environment: ProcessEnvironment) throws(KeyIDError) -> String? {
-        if let home = try environment.absolutePath(.home) { return home }
-        return try UserAccount.withUID(UserAccount.effectiveUID)?.home
-    }
-
-    /// The file backend's directory the environment points to.
-    static func fileDirectory(_ environment: ProcessEnvironment) throws(KeyIDError) -> String {
-        if let state = try environment.absolutePath(.stateHome) {
-            return try FileStore.directory(stateHome: state, home: nil)
-        }
-        return try FileStore.directory(stateHome: nil, home: UserAccount.effectiveUID == 0 ? nil : home(environment))
-    }
 }

@@ -54,7 +54,7 @@ enum DoctorCommand {
 
     static func lockDirectory(_ environment: ProcessEnvironment) -> Check {
         do throws(KeyIDError) {
-            let directory = try Context.lockDirectory(environment)
+            let directory = try Locations.lockDirectory(environment)
             return .ok("lock directory", try LockFile.inspect(directory))
         } catch {
             return .fail("lock directory", error)
