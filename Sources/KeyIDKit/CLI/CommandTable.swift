@@ -244,7 +244,7 @@ public enum CommandTable {
         case .runtimeDirectory:
             return "where the lock file lives (keyid/lock); unset or missing: /run/user/UID when it exists"
         case .cacheHome: return "where the lock file lives when there is no runtime directory"
-        case .home: return nil
+        case .home, .user, .logName, .configHome, .dataHome: return nil
         }
     }
 

@@ -90,11 +90,13 @@ public struct Context {
         }
         try account.become()
         POSIX.setEnvironment(SystemVariable.home.rawValue, account.home)
-        for name in ["USER", "LOGNAME"] { POSIX.setEnvironment(name, account.name) }
-        for variable in [SystemVariable.sessionBus, .runtimeDirectory, .stateHome, .cacheHome] {
+        for variable in [SystemVariable.user, .logName] { POSIX.setEnvironment(variable.rawValue, account.name) }
+        let inherited: [SystemVariable] = [
+            .sessionBus, .runtimeDirectory, .stateHome, .cacheHome, .configHome, .dataHome,
+        ]
+        for variable in inherited {
             POSIX.setEnvironment(variable.rawValue, nil)
         }
-        for name in ["XDG_CONFIG_HOME", "XDG_DATA_HOME"] { POSIX.setEnvironment(name, nil) }
         let runtime = "/run/user/\(account.uid)"
         if POSIX.isDirectory(runtime, ownedBy: account.uid) {
             POSIX.setEnvironment(SystemVariable.runtimeDirectory.rawValue, runtime)

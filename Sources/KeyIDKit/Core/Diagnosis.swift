@@ -10,10 +10,11 @@ public struct Check: Equatable, Sendable {
     public var name: String
     /// What was found, and what to do about it.
     public var detail: String
-    /// For a failure: the exit status keyid itself would end with.
-    public var exitCode: Int32 = 0
     /// For a failure: the outcome behind it.
     public var error: KeyIDError?
+
+    /// For a failure: the exit status keyid itself would end with; 0 otherwise.
+    public var exitCode: Int32 { error?.exitCode ?? 0 }
 
     public static func ok(_ name: String, _ detail: String) -> Check {
         Check(status: .ok, name: name, detail: detail)
@@ -24,7 +25,7 @@ public struct Check: Equatable, Sendable {
     }
 
     public static func fail(_ name: String, _ error: KeyIDError) -> Check {
-        Check(status: .fail, name: name, detail: error.message, exitCode: error.exitCode, error: error)
+        Check(status: .fail, name: name, detail: error.message, error: error)
     }
 }
 

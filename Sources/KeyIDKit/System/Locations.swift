@@ -7,6 +7,10 @@ public enum SystemVariable: String, CaseIterable, Sendable {
     case runtimeDirectory = "XDG_RUNTIME_DIR"
     case cacheHome = "XDG_CACHE_HOME"
     case home = "HOME"
+    case user = "USER"
+    case logName = "LOGNAME"
+    case configHome = "XDG_CONFIG_HOME"
+    case dataHome = "XDG_DATA_HOME"
 }
 
 extension ProcessEnvironment {

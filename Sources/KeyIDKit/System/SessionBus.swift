@@ -28,7 +28,7 @@ public struct SessionBus: Equatable, Sendable {
             let plain =
                 (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
                 || "-_/.\\*".utf8.contains(byte)
-            out += plain ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).leftPadded()
+            out += plain ? String(UnicodeScalar(byte)) : "%" + Hex.string([byte]).uppercased()
         }
         return out
     }
@@ -41,11 +41,6 @@ public struct SessionBus: Equatable, Sendable {
     /// Points GDBus at this bus: the session bus address libsecret connects to is read from
     /// the process environment, and nowhere else.
     func export() {
-        setenv("DBUS_SESSION_BUS_ADDRESS", address, 1)
+        POSIX.setEnvironment(SystemVariable.sessionBus.rawValue, address)
     }
-}
-
-extension String {
-    /// Two hex digits: a leading zero for values under 0x10.
-    fileprivate func leftPadded() -> String { count == 1 ? "0" + self : self }
 }

@@ -76,7 +76,7 @@ public final class FileStore: SecretStore {
             secret: Array(id.uuidString.utf8), label: key.label, created: time, modified: time,
             attributes: key.storedAttributes(binding: binding))
         try files.write(
-            record.serialized(), to: FileNames.fileName(for: key), replacing: false, taken: .alreadyExists(key))
+            record.serialized(), to: FileNames.fileName(for: key), unlessTaken: .alreadyExists(key))
     }
 
     /// Rewrites the item's file once, with the new value and keyid's attributes.
@@ -102,7 +102,7 @@ public final class FileStore: SecretStore {
         record.attributes.merge(key.storedAttributes(binding: binding)) { _, new in new }
         record.modified = now()
         files.removeStaleTemporaries(now: now())
-        try files.write(record.serialized(), to: name, replacing: true, taken: .alreadyExists(key))
+        try files.write(record.serialized(), to: name, unlessTaken: nil)
     }
 
     public func delete(_ item: StoredItem) throws(KeyIDError) {

@@ -52,8 +52,9 @@ struct ItemDirectory {
     }
 
     /// Writes `bytes` to a temporary file, syncs it, moves it to `name` and syncs the
-    /// directory. Without `replacing`, an existing file is left alone and `taken` thrown.
-    func write(_ bytes: [UInt8], to name: String, replacing: Bool, taken: KeyIDError) throws(KeyIDError) {
+    /// directory. With `taken`, a new file: an existing one is left alone and `taken` thrown;
+    /// without, the file is replaced.
+    func write(_ bytes: [UInt8], to name: String, unlessTaken taken: KeyIDError?) throws(KeyIDError) {
         let (temporary, fileDescriptor) = try createTemporary()
         var closed = false
         var done = false
@@ -72,12 +73,12 @@ struct ItemDirectory {
         guard close(fileDescriptor) == 0 else {
             throw .fileBackend("cannot write \(path)/\(temporary): \(POSIX.message(errno))")
         }
-        if replacing {
+        if let taken {
+            try moveWithoutReplacing(temporary, to: name, taken: taken)
+        } else {
             guard renameat(descriptor, temporary, descriptor, name) == 0 else {
                 throw .fileBackend("cannot replace \(path)/\(name): \(POSIX.message(errno))")
             }
-        } else {
-            try moveWithoutReplacing(temporary, to: name, taken: taken)
         }
         done = true
         try sync()
