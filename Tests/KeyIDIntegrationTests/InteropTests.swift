@@ -59,10 +59,11 @@ struct InteropTests {
     func foreignWriter() throws {
         let venv = try Self.venv()
         let rounds = 20 * (Int(ProcessInfo.processInfo.environment["KEYID_STRESS"] ?? "") ?? 1)
-        let outcome = try runProgram(
-            venv + "/bin/python",
-            [
-                TestEnvironment.root + "/Tests/Harness/reliability/foreign-writer.py", TestEnvironment.binary!,
+        // A keyring of its own: nothing else the suite does can touch it meanwhile.
+        let outcome = try inSession(
+            "unlocked", "exec \"$1\" \"$2\" \"$KEYID\" \"$3\"",
+            arguments: [
+                venv + "/bin/python", TestEnvironment.root + "/Tests/Harness/reliability/foreign-writer.py",
                 "\(rounds)",
             ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
