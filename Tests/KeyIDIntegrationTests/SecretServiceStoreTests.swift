@@ -19,8 +19,8 @@ struct SecretServiceStoreTests {
         try ItemKey(service: TestEnvironment.uniqueService(label), account: "device-id")
     }
 
-    var ids: DeviceIDs {
-        DeviceIDs(
+    var ids: DeviceIDUseCases {
+        DeviceIDUseCases(
             store: store, serializer: Unserialized(),
             generate: {
                 var generator = SystemRandomNumberGenerator()

@@ -27,14 +27,14 @@ final class FileStoreSandbox {
     }
 
     /// The use cases over a fresh store, serialised by a real lock file in the sandbox.
-    func useCases(store: FileStore? = nil) -> DeviceIDs {
+    func useCases(store: FileStore? = nil) -> DeviceIDUseCases {
         Self.useCases(root: root, store: store ?? FileStore(directory: directory))
     }
 
     /// The use cases over `store`, serialised by a real lock file under `root`.
-    static func useCases(root: String, store: FileStore) -> DeviceIDs {
+    static func useCases(root: String, store: FileStore) -> DeviceIDUseCases {
         let lockDirectory = root + "/lock"
-        return DeviceIDs(
+        return DeviceIDUseCases(
             store: store, serializer: LockFileSerializer { lockDirectory },
             generate: {
                 var generator = SystemRandomNumberGenerator()

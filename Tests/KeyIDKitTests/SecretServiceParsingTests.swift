@@ -46,7 +46,8 @@ struct SecretServiceParsingTests {
             item: item, duplicates: 0)
         var settings = try Settings(options: ParsedOptions(), environment: ProcessEnvironment())
         settings.json = true
-        let output = try #require(CommandResult(record: record, settings: settings).output)
+        let output = try #require(
+            CommandResult(DeviceIDs.Reading(record: record, stored: false, warnings: []), settings: settings).output)
         #expect(output.contains("\"created\":null,\"modified\":null"))
     }
 

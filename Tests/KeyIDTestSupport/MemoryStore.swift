@@ -21,6 +21,16 @@ public final class MemoryStore: SecretStore {
     /// The time new and modified items get.
     public var now: UInt64 = 1_700_000_000
     private var nextHandle = 1
+    /// How many times the connection is lost, as when the provider restarts: until the
+    /// store reconnects, every call fails as a call with a forgotten session does.
+    public var connectionLosses = 0
+    /// How many times ``reconnect(after:)`` opened the connection again.
+    public private(set) var reconnections = 0
+    /// The failure of a call while the connection is lost.
+    public static let lostConnection = KeyIDError.keyring(
+        SecretServiceFailure(
+            operation: "GetSecrets", domain: "org.freedesktop.Secret.Error.NoSession", code: 0,
+            message: "The session does not exist"))
 
     public init() {}
 
@@ -78,7 +88,15 @@ public final class MemoryStore: SecretStore {
         }
     }
 
+    public func reconnect(after error: KeyIDError) -> Bool {
+        guard connectionLosses > 0, error == Self.lostConnection else { return false }
+        connectionLosses -= 1
+        reconnections += 1
+        return true
+    }
+
     private func check() throws(KeyIDError) {
+        if connectionLosses > 0 { throw Self.lostConnection }
         if let failure { throw failure }
         if isLocked { throw .locked("the keyring is locked") }
     }

@@ -85,7 +85,7 @@ public enum CommandTable {
     static let help = OptionSpec(
         option: .help, valueName: nil, choices: [], summary: "show this help", environment: nil)
     static let backend = OptionSpec(
-        option: .backend, valueName: "BACKEND", choices: Backend.allCases.map(\.rawValue),
+        option: .backend, valueName: "BACKEND", choices: BackendChoice.allCases.map(\.rawValue),
         summary: "where IDs live: secret-service (default) or file, for machines without one",
         environment: .backend)
     static let derive = OptionSpec(

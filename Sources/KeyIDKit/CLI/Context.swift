@@ -51,7 +51,10 @@ public struct Context {
             makeStore: { settings throws(KeyIDError) in
                 switch settings.backend {
                 case .secretService:
-                    let store = SecretServiceStore(allowPrompt: settings.allowPrompt, collection: settings.collection) {
+                    let store = SecretServiceStore(
+                        allowPrompt: settings.allowPrompt, collection: settings.collection,
+                        timeout: .seconds(settings.timeout)
+                    ) {
                         () throws(KeyIDError) in try Locations.sessionBus(environment)
                     }
                     store.prompting = { waiting in
@@ -75,6 +78,19 @@ public struct Context {
                 return try MachineID.read(from: path ?? MachineID.defaultPath)
             },
             usesWatchdog: true, actAs: { name throws(KeyIDError) in try actAs(name) })
+    }
+
+    /// The library over this context's parts, as `settings` configure it: the command is one
+    /// client of ``DeviceIDs``. The lock is waited for without a limit of its own: the
+    /// process deadline (the ``Watchdog``) bounds the whole run.
+    func deviceIDs(_ settings: Settings) -> DeviceIDs {
+        let makeStore = self.makeStore
+        return DeviceIDs(
+            options: DeviceIDs.Options(
+                allowsPrompt: settings.allowPrompt, timeout: .seconds(settings.timeout),
+                collection: settings.collection, onClone: settings.onClone),
+            store: { () throws(KeyIDError) in try makeStore(settings) }, serializer: serializer,
+            generate: generateID, machineID: machineID)
     }
 
     /// `--user NAME`: root becomes that user for good, and takes their environment (home,

@@ -76,8 +76,14 @@ public enum KeyID {
         // Before anything is opened; inside the deadline, since looking the user up may wait
         // on a directory service.
         if let user = settings.user { try context.actAs(user) }
-        var context = context
+        var settings = settings
+        // doctor only looks: it never asks to unlock anything, and never replaces an ID.
+        if subcommand == .doctor {
+            settings.allowPrompt = false
+            settings.onClone = .warn
+        }
         // The machine ID is read at most once a run, and only when something needs it.
+        var context = context
         var machine: Result<MachineID, KeyIDError>?
         let readMachineID = context.machineID
         context.machineID = { () throws(KeyIDError) in
@@ -90,27 +96,20 @@ public enum KeyID {
             }
             return try machine!.get()
         }
-        var settings = settings
-        // doctor only looks: it never asks to unlock anything.
-        if subcommand == .doctor { settings.allowPrompt = false }
+        let ids = context.deviceIDs(settings)
         let derived = try settings.application.map { application throws(KeyIDError) in
             try context.machineID().appSpecific(application)
         }
-        func ids() throws(KeyIDError) -> DeviceIDs {
-            DeviceIDs(
-                store: try context.makeStore(settings), serializer: context.serializer, generate: context.generateID,
-                binding: { [machineID = context.machineID] in try? machineID().binding })
-        }
         switch subcommand {
         case .derive: return DeriveCommand.run(settings, derived)
-        case .get: return try GetCommand.run(settings, ids())
-        case .create: return try CreateCommand.run(settings, ids(), derived: derived)
-        case .rotate: return try RotateCommand.run(settings, ids(), value: value ?? derived)
-        case .delete: return try DeleteCommand.run(settings, ids())
-        case .list: return try ListCommand.run(settings, ids())
+        case .get: return try GetCommand.run(settings, ids)
+        case .create: return try CreateCommand.run(settings, ids, derived: derived)
+        case .rotate: return try RotateCommand.run(settings, ids, value: value ?? derived)
+        case .delete: return try DeleteCommand.run(settings, ids)
+        case .list: return try ListCommand.run(settings, ids)
         case .doctor:
             var written: Int32 = 0
-            var result = DoctorCommand.run(settings, try ids(), context) { line in
+            var result = try DoctorCommand.run(settings, ids, context) { line in
                 if written == 0 { written = context.stdout.write(line) }
             }
             result.streamFailure = written
@@ -118,7 +117,7 @@ public enum KeyID {
         }
     }
 
-    static func timeoutMessage(_ seconds: Double, _ backend: Backend) -> String {
+    static func timeoutMessage(_ seconds: Double, _ backend: BackendChoice) -> String {
         guard backend == .secretService else {
             return
                 "timed out after \(shown(seconds)) s (another keyid run may hold the lock); use --timeout to wait longer"

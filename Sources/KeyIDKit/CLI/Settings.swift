@@ -12,7 +12,7 @@ public struct Settings: Equatable, Sendable {
     public var application: DeviceID?
     public var onClone: ClonePolicy
     public var show: Bool
-    public var backend: Backend
+    public var backend: BackendChoice
     /// `--service` or `KEYID_SERVICE` when one was given (for `list`), else `nil`.
     public var serviceFilter: String?
     /// `--collection` or `KEYID_COLLECTION`: the keyring to search and store in.

@@ -84,6 +84,14 @@ public protocol SecretStore: AnyObject {
     func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError)
     /// Removes one item.
     func delete(_ item: StoredItem) throws(KeyIDError)
+    /// Whether `error` means the store's connection was lost (its provider restarted, its
+    /// bus went away); then the store has let go of it, and the next call opens a new one.
+    func reconnect(after error: KeyIDError) -> Bool
+}
+
+extension SecretStore {
+    /// Stores without a connection never lose one.
+    public func reconnect(after error: KeyIDError) -> Bool { false }
 }
 
 /// Keeps keyid's own read-modify-write sequences from interleaving, across processes and

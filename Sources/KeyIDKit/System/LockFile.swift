@@ -38,8 +38,11 @@ public final class LockFile {
     /// Creates (if needed) the 0700 directory and the 0600 file `lock` inside it, refusing
     /// symbolic links and anything owned by another user, then waits for the lock. The
     /// directory's parent must belong to the user or to root: whoever owns it could replace
-    /// the directory, and with it the lock.
-    public static func acquire(in directory: String) throws(KeyIDError) -> LockFile {
+    /// the directory, and with it the lock. Waits at most `limit` when one is given (then a
+    /// lock still held is ``KeyIDError/timedOut(_:)``), else until the lock is free.
+    public static func acquire(in directory: String, waitingAtMost limit: Duration? = nil) throws(KeyIDError)
+        -> LockFile
+    {
         let directoryDescriptor = try privateDirectory(directory).openCreating { parent throws(KeyIDError) in
             if mkdir(parent, 0o700) != 0, errno != EEXIST {
                 throw .lockFile("cannot create \(parent): \(POSIX.message(errno))")
@@ -63,10 +66,31 @@ public final class LockFile {
             throw .lockFile("cannot inspect the lock file \(path): \(POSIX.message(errno))")
         }
         try checkFile(info, path)
-        guard POSIX.retrying({ flock(descriptor, LOCK_EX) }) == 0 else {
-            throw .lockFile("cannot lock \(path): \(POSIX.message(errno))")
+        guard let limit else {
+            guard POSIX.retrying({ flock(descriptor, LOCK_EX) }) == 0 else {
+                throw .lockFile("cannot lock \(path): \(POSIX.message(errno))")
+            }
+            return lock
         }
+        try wait(for: descriptor, path, limit)
         return lock
+    }
+
+    /// Takes the lock on `descriptor` within `limit`, trying again at growing intervals (up
+    /// to 20 ms): no signal, timer or thread is needed, so it suits a library in someone
+    /// else's process.
+    private static func wait(for descriptor: Int32, _ path: String, _ limit: Duration) throws(KeyIDError) {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: limit)
+        var pause = Duration.milliseconds(1)
+        while POSIX.retrying({ flock(descriptor, LOCK_EX | LOCK_NB) }) != 0 {
+            guard errno == EWOULDBLOCK else { throw .lockFile("cannot lock \(path): \(POSIX.message(errno))") }
+            guard clock.now < deadline else {
+                throw .timedOut("another keyid run held the lock \(path) for longer than \(limit)")
+            }
+            POSIX.sleep(min(pause, deadline - clock.now))
+            pause = min(pause * 2, .milliseconds(20))
+        }
     }
 
     /// Checks, without creating or locking anything, that ``acquire(in:)`` would accept
@@ -96,13 +120,17 @@ public struct LockFileSerializer: WriteSerializer {
     /// Where the lock file's directory is, asked for when a write needs it (see
     /// ``LockFile/directory(runtimeDirectory:cacheHome:home:)``).
     let directory: @Sendable () throws(KeyIDError) -> String
+    /// How long to wait for the lock; `nil`: as long as it takes (the command's deadline
+    /// bounds the wait).
+    let limit: Duration?
 
-    public init(directory: @escaping @Sendable () throws(KeyIDError) -> String) {
+    public init(waitingAtMost limit: Duration? = nil, directory: @escaping @Sendable () throws(KeyIDError) -> String) {
+        self.limit = limit
         self.directory = directory
     }
 
     public func exclusively<T>(_ body: () throws(KeyIDError) -> T) throws(KeyIDError) -> T {
-        let held = try LockFile.acquire(in: directory())
+        let held = try LockFile.acquire(in: directory(), waitingAtMost: limit)
         defer { withExtendedLifetime(held) {} }
         return try body()
     }

@@ -19,6 +19,14 @@ enum POSIX {
         }
     }
 
+    /// Sleeps for `duration` (whole, even when a signal interrupts the wait).
+    static func sleep(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var left = timespec(tv_sec: Int(max(seconds, 0)), tv_nsec: Int(max(attoseconds, 0) / 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&left, &remaining) != 0, errno == EINTR { left = remaining }
+    }
+
     /// Reads a descriptor to its end or to `limit` + 1 bytes, whichever comes first;
     /// `nil` on a read error (with `errno` set).
     static func readAll(_ descriptor: Int32, limit: Int) -> [UInt8]? {

@@ -12,8 +12,9 @@ struct CommandResult {
     /// cannot be written, e.g. "a new ID was stored".
     var change: String?
 
-    /// The result for one ID: its text or JSON, and a warning when duplicates matched.
-    init(record: DeviceRecord, settings: Settings) {
+    /// The result for one ID: its text or JSON, and the warnings that came with it.
+    init(_ reading: DeviceIDs.Reading, settings: Settings) {
+        let record = reading.record
         if settings.json {
             let text = record.id.formatted(settings.format == .env ? .uuid : settings.format)
             output =
@@ -25,10 +26,8 @@ struct CommandResult {
         } else {
             output = record.id.formatted(settings.format) + "\n"
         }
-        if record.duplicates > 0 {
-            notices.append(
-                "warning: \(record.duplicates + 1) items match \(record.key); using the oldest; 'keyid rotate' keeps only one"
-            )
+        notices = reading.warnings.map { warning in
+            (warning == .replacedClone ? "" : "warning: ") + warning.message(for: record.key)
         }
     }
 

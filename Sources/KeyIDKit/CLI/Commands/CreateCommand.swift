@@ -4,7 +4,7 @@ enum CreateCommand {
         -> CommandResult
     {
         var result = CommandResult(
-            record: try ids.create(settings.key, id: derived, metadata: settings.json), settings: settings)
+            try ids.create(settings.key, id: derived, metadata: settings.json), settings: settings)
         result.change = "a new ID was stored"
         return result
     }

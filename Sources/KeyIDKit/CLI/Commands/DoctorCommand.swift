@@ -3,7 +3,7 @@ enum DoctorCommand {
     /// Runs the checks, handing each line to `emit` as soon as it is known, so that a stall
     /// (which the deadline ends) leaves the finished checks printed.
     static func run(_ settings: Settings, _ ids: DeviceIDs, _ context: Context, emit: (String) -> Void)
-        -> CommandResult
+        throws(KeyIDError) -> CommandResult
     {
         var failure: Check?
         func report(_ check: Check) {
@@ -13,7 +13,7 @@ enum DoctorCommand {
             )
         }
         report(.ok("backend", settings.backend.rawValue))
-        (ids.store as? any Diagnosable)?.diagnose { report(advise($0)) }
+        try ids.diagnose { report(advise($0)) }
         let storeFailed = failure != nil
         report(lockDirectory(context.environment))
         do throws(KeyIDError) {
@@ -64,12 +64,13 @@ enum DoctorCommand {
     static func storedID(_ key: ItemKey, _ ids: DeviceIDs) -> Check {
         let name = "stored ID"
         do throws(KeyIDError) {
-            let record = try ids.get(key)
+            let reading = try ids.read(key)
+            let record = reading.record
             var notes = ["\(key): \(record.duplicates + 1 == 1 ? "one item" : "\(record.duplicates + 1) items")"]
             if record.duplicates > 0 {
                 return .warning(name, notes[0] + "; keyid uses the oldest, and 'keyid rotate' keeps only one")
             }
-            if record.cloned {
+            if reading.warnings.contains(.storedOnAnotherMachine) {
                 return .warning(
                     name, notes[0] + ", stored on another machine; 'keyid rotate' replaces it (see --on-clone)")
             }

@@ -24,6 +24,11 @@ enum GErrorCode {
     static let dbusUnknownObject: Int32 = 41  // G_DBUS_ERROR_UNKNOWN_OBJECT: KWallet's and KeePassXC's
 
     static let secretIsLocked: Int32 = 2  // SECRET_ERROR_IS_LOCKED
+
+    static let ioClosed: Int32 = 18  // G_IO_ERROR_CLOSED: the bus closed the connection
+    /// The Secret Service's answer to a session it does not know: one another instance of
+    /// the provider opened. libsecret gives it no code of its own; it keeps its D-Bus name.
+    static let noSession = "org.freedesktop.Secret.Error.NoSession"
 }
 
 extension SecretServiceFailure {
@@ -37,6 +42,13 @@ extension SecretServiceFailure {
     var isNoSuchObject: Bool {
         `is`(GErrorCode.dbusDomain, GErrorCode.dbusUnknownMethod)
             || `is`(GErrorCode.dbusDomain, GErrorCode.dbusUnknownObject)
+    }
+
+    /// Whether the connection, or the session opened on it, is gone: the bus closed it, or
+    /// the provider restarted and no longer knows the session.
+    var meansLostConnection: Bool {
+        `is`(GErrorCode.ioDomain, GErrorCode.ioClosed) || domain == GErrorCode.noSession
+            || message.hasPrefix("GDBus.Error:" + GErrorCode.noSession + ":")
     }
 
     /// The user-facing outcome this failure stands for (the error space measured on

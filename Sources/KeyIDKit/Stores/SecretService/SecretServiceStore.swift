@@ -18,6 +18,8 @@ public final class SecretServiceStore: SecretStore {
     /// The collection to search and create in, by alias or label; `nil`: search every
     /// collection and create in the one the `default` alias names.
     let collection: String?
+    /// The bound on each call.
+    let timeout: Duration
     private let locateBus: () throws(KeyIDError) -> SessionBus
     /// The bus the store connected to, once it has.
     private(set) var bus: SessionBus?
@@ -31,10 +33,12 @@ public final class SecretServiceStore: SecretStore {
 
     /// Connects lazily, on the first call that needs the service, to the bus `bus` finds.
     public init(
-        allowPrompt: Bool, collection: String? = nil, bus: @escaping () throws(KeyIDError) -> SessionBus
+        allowPrompt: Bool, collection: String? = nil, timeout: Duration = .seconds(30),
+        bus: @escaping () throws(KeyIDError) -> SessionBus
     ) {
         self.allowPrompt = allowPrompt
         self.collection = collection
+        self.timeout = timeout
         self.locateBus = bus
     }
 
@@ -199,6 +203,14 @@ public final class SecretServiceStore: SecretStore {
         _ = try request(
             item.handle, Self.propertiesInterface, "Set",
             [.string(Self.itemInterface), .string("Attributes"), .variant(.stringDictionary(attributes))])
+    }
+
+    public func reconnect(after error: KeyIDError) -> Bool {
+        guard case .failed(.keyring(let failure)) = error, failure.meansLostConnection else { return false }
+        opened = nil
+        session = nil
+        target = nil
+        return true
     }
 
     // MARK: - Steps

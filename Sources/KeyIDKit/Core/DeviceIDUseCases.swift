@@ -15,7 +15,7 @@ public struct DeviceRecord: Equatable, Sendable {
 ///
 /// Writes run under the ``WriteSerializer``, so that keyid's own read-modify-write
 /// sequences never interleave. When several items match, ``DuplicateRule`` picks one.
-public struct DeviceIDs {
+public struct DeviceIDUseCases {
     let store: any SecretStore
     let serializer: any WriteSerializer
     let generate: () -> DeviceID

@@ -1,0 +1,146 @@
+/// The operations: by service and account for programs, by ``ItemKey`` with the details the
+/// `keyid` command prints.
+extension DeviceIDs {
+    /// Something a caller may want to tell its user about an ID it got.
+    public enum Warning: Sendable, Equatable {
+        /// `count` items matched the service and account (another program stored one too);
+        /// the oldest was used, and ``DeviceIDs/rotate(service:account:)`` keeps only one.
+        case duplicates(count: Int)
+        /// The ID was stored on another machine (a cloned disk, a restored home directory),
+        /// and kept (``ClonePolicy/warn``).
+        case storedOnAnotherMachine
+        /// The ID was stored on another machine and has been replaced with a new one
+        /// (``ClonePolicy/rotate``).
+        case replacedClone
+        /// The ID lives in a keyring the provider keeps only in memory: it is lost at logout.
+        case temporaryKeyring
+
+        /// One sentence about `key` for a person, without a "warning:" prefix.
+        public func message(for key: ItemKey) -> String {
+            switch self {
+            case .duplicates(let count):
+                return "\(count) items match \(key); using the oldest; 'keyid rotate' keeps only one"
+            case .storedOnAnotherMachine:
+                return
+                    "the ID for \(key) was stored on another machine (a cloned disk or a restored home directory?); 'keyid rotate' or --on-clone rotate replaces it"
+            case .replacedClone:
+                return "replaced the ID for \(key), which was stored on another machine"
+            case .temporaryKeyring:
+                return
+                    "the ID for \(key) is kept in a temporary keyring, only in memory: it is lost at logout, and the next login gets a new one; run 'keyid doctor' to see how to fix it"
+            }
+        }
+    }
+
+    /// An ID with what else a call learnt about it.
+    public struct Reading: Sendable, Equatable {
+        /// The ID, as stored.
+        public var id: DeviceID { record.id }
+        /// The ID, its key, and the item it lives in (label and times when asked for).
+        public var record: DeviceRecord
+        /// Whether this call stored the ID (a new one, or a replacement).
+        public var stored: Bool
+        /// What the caller may want to tell its user, in the order found.
+        public var warnings: [Warning]
+    }
+
+    // MARK: - By service and account
+
+    /// The stored ID. Throws ``KeyIDError/notFound(_:)`` when none is stored,
+    /// ``KeyIDError/invalidStoredValue(_:)`` when the item does not hold an ID, and
+    /// ``KeyIDError/cloned(_:)`` for an ID stored on another machine under
+    /// ``ClonePolicy/fail``.
+    public func get(service: String, account: String) throws(KeyIDError) -> DeviceID {
+        try read(ItemKey(service: service, account: account)).id
+    }
+
+    /// The stored ID, or a new one stored now when there is none. Only "nothing is stored"
+    /// leads to a new ID: a locked keyring or a failed read never does.
+    public func getOrCreate(service: String, account: String) throws(KeyIDError) -> DeviceID {
+        try read(ItemKey(service: service, account: account), create: true).id
+    }
+
+    /// Stores a new random ID; throws ``KeyIDError/alreadyExists(_:)`` when one is stored.
+    public func create(service: String, account: String) throws(KeyIDError) -> DeviceID {
+        try create(ItemKey(service: service, account: account)).id
+    }
+
+    /// Replaces the stored ID, in place, with a new random one, and removes any duplicates;
+    /// throws ``KeyIDError/notFound(_:)`` when none is stored.
+    public func rotate(service: String, account: String) throws(KeyIDError) -> DeviceID {
+        try rotate(ItemKey(service: service, account: account)).id
+    }
+
+    /// Removes the stored ID (and any duplicates); throws ``KeyIDError/notFound(_:)`` when
+    /// none is stored.
+    public func delete(service: String, account: String) throws(KeyIDError) {
+        try delete(ItemKey(service: service, account: account), force: false)
+    }
+
+    // MARK: - By key, with details
+
+    /// The stored ID (or, with `create`, a new one when none is stored), with the clone
+    /// policy applied and any warnings. With `metadata`, the record carries the item's label
+    /// and times.
+    public func read(_ key: ItemKey, create: Bool = false, metadata: Bool = false) throws(KeyIDError) -> Reading {
+        let policy = options.onClone
+        return try run { (ids) throws(KeyIDError) -> Reading in
+            var (record, stored) =
+                create ? try ids.getOrCreate(key, metadata: metadata) : (try ids.get(key, metadata: metadata), false)
+            var warnings = Self.warnings(record)
+            if record.cloned {
+                switch policy {
+                case .warn: warnings.append(.storedOnAnotherMachine)
+                case .fail: throw .cloned(key)
+                case .rotate:
+                    record = try ids.rotate(key, metadata: metadata)
+                    stored = true
+                    warnings = [.replacedClone]
+                }
+            }
+            if record.item.isTemporary { warnings.append(.temporaryKeyring) }
+            return Reading(record: record, stored: stored, warnings: warnings)
+        }
+    }
+
+    /// Stores `id` (a new random ID when `nil`); throws ``KeyIDError/alreadyExists(_:)``
+    /// when an ID is stored.
+    public func create(_ key: ItemKey, id: DeviceID? = nil, metadata: Bool = false) throws(KeyIDError) -> Reading {
+        try run { (ids) throws(KeyIDError) -> Reading in
+            let record = try ids.create(key, id: id, metadata: metadata)
+            return Reading(record: record, stored: true, warnings: Self.warnings(record))
+        }
+    }
+
+    /// Replaces the stored ID in place with `id` (a new random ID when `nil`), binds it to
+    /// this machine and removes any duplicates; throws ``KeyIDError/notFound(_:)`` when none
+    /// is stored.
+    public func rotate(_ key: ItemKey, to id: DeviceID? = nil, metadata: Bool = false) throws(KeyIDError) -> Reading {
+        try run { (ids) throws(KeyIDError) -> Reading in
+            Reading(record: try ids.rotate(key, to: id, metadata: metadata), stored: true, warnings: [])
+        }
+    }
+
+    /// Removes every item stored for `key`; returns how many there were. Throws
+    /// ``KeyIDError/notFound(_:)`` when there were none, unless `force` is set.
+    @discardableResult
+    public func delete(_ key: ItemKey, force: Bool) throws(KeyIDError) -> Int {
+        try run { (ids) throws(KeyIDError) -> Int in try ids.delete(key, force: force) }
+    }
+
+    /// The IDs keyid stored, of one service or all, ordered by service, account and age;
+    /// with `secrets`, with their values.
+    public func list(service: String? = nil, secrets: Bool = false) throws(KeyIDError) -> [StoredItem] {
+        try run { (ids) throws(KeyIDError) -> [StoredItem] in try ids.list(service: service, secrets: secrets) }
+    }
+
+    /// Checks, without changing anything, what the backend depends on (the bus, the
+    /// provider, the keyring), handing each check to `report` as soon as it is known.
+    public func diagnose(_ report: (Check) -> Void) throws(KeyIDError) {
+        try inspect { store in (store as? any Diagnosable)?.diagnose(report) }
+    }
+
+    private static func warnings(_ record: DeviceRecord) -> [Warning] {
+        record.duplicates > 0 ? [.duplicates(count: record.duplicates + 1)] : []
+    }
+}

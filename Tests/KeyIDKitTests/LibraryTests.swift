@@ -1,0 +1,157 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import KeyIDKit
+@testable import KeyIDTestSupport
+
+/// The library's own behaviour over the in-memory store: threads, the clone policy,
+/// warnings as values, reconnection and option checks. Against real keyrings:
+/// `LibraryTests` in the integration tier.
+@Suite("DeviceIDs (the library) in process", .tags(.unit))
+struct LibraryUnitTests {
+    static let here = MachineID(text: Array("0123456789abcdef0123456789abcdef".utf8))!
+    static let there = MachineID(text: Array("fedcba9876543210fedcba9876543210".utf8))!
+    let key = try! ItemKey(service: "com.example.app", account: "device-id")
+
+    /// An instance over `store`, on the machine `machine`, serialised by the lock file in a
+    /// directory of its own.
+    func ids(
+        _ store: MemoryStore, machine: MachineID = here, options: DeviceIDs.Options = .init(),
+        lockDirectory: String = NSTemporaryDirectory() + "keyid-library-\(UUID().uuidString)"
+    ) -> DeviceIDs {
+        DeviceIDs(
+            options: options, store: { store },
+            serializer: LockFileSerializer(waitingAtMost: .seconds(5)) { lockDirectory },
+            generate: {
+                var generator = SystemRandomNumberGenerator()
+                return DeviceID.random(using: &generator)
+            }, machineID: { machine })
+    }
+
+    @Test("get, getOrCreate, create, rotate and delete, with their errors")
+    func operations() throws {
+        let store = MemoryStore()
+        let ids = ids(store)
+        #expect(throws: KeyIDError.notFound(key)) { try ids.get(service: key.service, account: key.account) }
+        let id = try ids.getOrCreate(service: key.service, account: key.account)
+        #expect(try ids.get(service: key.service, account: key.account) == id)
+        #expect(try ids.getOrCreate(service: key.service, account: key.account) == id)
+        #expect(throws: KeyIDError.alreadyExists(key)) { try ids.create(service: key.service, account: key.account) }
+        let next = try ids.rotate(service: key.service, account: key.account)
+        #expect(next != id)
+        #expect(try ids.get(service: key.service, account: key.account) == next)
+        try ids.delete(service: key.service, account: key.account)
+        #expect(store.entries.isEmpty)
+        #expect(throws: KeyIDError.notFound(key)) { try ids.delete(service: key.service, account: key.account) }
+        #expect(throws: KeyIDError.notFound(key)) { try ids.rotate(service: key.service, account: key.account) }
+        let made = try ids.create(service: key.service, account: key.account)
+        #expect(try ids.get(service: key.service, account: key.account) == made)
+    }
+
+    @Test("a service or account keyid would refuse is a usage error, and nothing is stored")
+    func badNames() {
+        let store = MemoryStore()
+        let ids = ids(store)
+        #expect(throws: KeyIDError.self) { try ids.getOrCreate(service: "", account: "a") }
+        #expect(throws: KeyIDError.self) { try ids.getOrCreate(service: "s", account: "a\u{1}b") }
+        do {
+            _ = try ids.create(service: "s", account: "")
+            Issue.record("an empty account was accepted")
+        } catch {
+            #expect(error.exitCode == 2)
+        }
+        #expect(store.entries.isEmpty)
+    }
+
+    @Test("eight threads racing getOrCreate on one instance get one ID and leave one item")
+    func threadsOnOneInstance() throws {
+        let store = MemoryStore()
+        let ids = ids(store)
+        let seen = Mutex<[DeviceID]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            if let id = try? ids.getOrCreate(service: key.service, account: key.account) {
+                seen.withLock { $0.append(id) }
+            }
+        }
+        let all = seen.withLock { $0 }
+        #expect(all.count == 8)
+        #expect(Set(all).count == 1)
+        #expect(store.entries.count == 1)
+    }
+
+    @Test("an ID stored on another machine: warned about, refused, or replaced, as the policy says")
+    func clonePolicy() throws {
+        let store = MemoryStore()
+        let original = try ids(store, machine: Self.there).getOrCreate(service: key.service, account: key.account)
+        let warned = try ids(store).read(key)
+        #expect(warned.id == original)
+        #expect(warned.warnings == [.storedOnAnotherMachine])
+        #expect(!warned.stored)
+        #expect(throws: KeyIDError.cloned(key)) {
+            try ids(store, options: .init(onClone: .fail)).get(service: key.service, account: key.account)
+        }
+        let replaced = try ids(store, options: .init(onClone: .rotate)).read(key)
+        #expect(replaced.id != original)
+        #expect(replaced.stored)
+        #expect(replaced.warnings == [.replacedClone])
+        #expect(try ids(store).read(key).warnings.isEmpty)
+    }
+
+    @Test("duplicates come back as a warning, with the oldest item's ID")
+    func duplicates() throws {
+        let store = MemoryStore()
+        let older = DeviceID("11111111-1111-4111-8111-111111111111")!
+        store.insert(
+            attributes: Dictionary(uniqueKeysWithValues: key.attributes), secret: Array(older.uuidString.utf8),
+            created: 10)
+        store.insert(
+            attributes: Dictionary(uniqueKeysWithValues: key.attributes),
+            secret: Array("22222222-2222-4222-8222-222222222222".utf8), created: 20)
+        let reading = try ids(store).read(key)
+        #expect(reading.id == older)
+        #expect(reading.warnings == [.duplicates(count: 2)])
+        #expect(reading.warnings[0].message(for: key).hasPrefix("2 items match service 'com.example.app'"))
+    }
+
+    @Test("a lost connection is opened again once, and the call goes on")
+    func reconnects() throws {
+        let store = MemoryStore()
+        let ids = ids(store)
+        let id = try ids.getOrCreate(service: key.service, account: key.account)
+        store.connectionLosses = 1
+        #expect(try ids.get(service: key.service, account: key.account) == id)
+        #expect(store.reconnections == 1)
+        // Lost again at once: once is all; the failure is the caller's.
+        store.connectionLosses = 2
+        #expect(throws: MemoryStore.lostConnection) { try ids.get(service: key.service, account: key.account) }
+        #expect(store.reconnections == 2)
+    }
+
+    @Test("options out of range are usage errors")
+    func options() {
+        #expect(throws: KeyIDError.self) { try DeviceIDs(options: .init(timeout: .zero)) }
+        #expect(throws: KeyIDError.self) { try DeviceIDs(options: .init(collection: "")) }
+        #expect(throws: Never.self) { try DeviceIDs(backend: .file(directory: "/nonexistent/keyid")) }
+    }
+
+    @Test("the lock held elsewhere for longer than the timeout: timed out, not a hang")
+    func lockTimeout() throws {
+        let directory = NSTemporaryDirectory() + "keyid-library-\(UUID().uuidString)"
+        let held = try LockFile.acquire(in: directory)
+        defer { withExtendedLifetime(held) {} }
+        let ids = DeviceIDs(
+            options: .init(), store: { MemoryStore() },
+            serializer: LockFileSerializer(waitingAtMost: .milliseconds(200)) { directory },
+            generate: { DeviceID("33333333-3333-4333-8333-333333333333")! }, machineID: { Self.here })
+        let start = ContinuousClock.now
+        do {
+            _ = try ids.getOrCreate(service: key.service, account: key.account)
+            Issue.record("the lock was taken while held")
+        } catch {
+            #expect(error.exitCode == 6)
+            #expect(error.message.contains("held the lock"))
+        }
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+}
