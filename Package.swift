@@ -29,6 +29,12 @@ let package = Package(
             name: "keyid-docs",
             dependencies: ["KeyIDDocs"]
         ),
+        // A program using the library's public API in a process of its own, for the tests.
+        .executableTarget(
+            name: "keyid-library-probe",
+            dependencies: ["KeyIDKit"],
+            path: "Tests/LibraryProbe"
+        ),
         // Test doubles and harnesses, shared by the test targets and never by the binary.
         .target(
             name: "KeyIDTestSupport",

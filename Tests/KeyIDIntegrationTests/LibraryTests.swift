@@ -1,0 +1,158 @@
+import Foundation
+import KeyIDKit
+import Synchronization
+import Testing
+
+@testable import KeyIDTestSupport
+
+/// KeyIDKit's public `DeviceIDs` against the real provider: in this process, and in processes
+/// of its own (`keyid-library-probe`) racing the keyid command, under a restarted provider,
+/// a stalled one, and watched for what it must leave alone.
+@Suite(
+    "DeviceIDs (the library) against a real Secret Service", .tags(.integration),
+    .enabled(if: TestEnvironment.hasKeyring))
+struct LibraryTests {
+    /// The probe program, built beside keyid.
+    static var probe: String? {
+        TestEnvironment.binary.map {
+            URL(fileURLWithPath: $0).deletingLastPathComponent().path + "/keyid-library-probe"
+        }
+    }
+
+    @Test("the documented calls, their errors, and what secret-tool sees")
+    func operations() throws {
+        let service = TestEnvironment.uniqueService()
+        let key = try ItemKey(service: service, account: "device-id")
+        let ids = try DeviceIDs()
+        #expect(throws: KeyIDError.notFound(key)) { try ids.get(service: service, account: "device-id") }
+        let id = try ids.getOrCreate(service: service, account: "device-id")
+        #expect(try ids.get(service: service, account: "device-id") == id)
+        #expect(throws: KeyIDError.alreadyExists(key)) { try ids.create(service: service, account: "device-id") }
+        let lookup = try secretTool(["lookup", "service", service, "account", "device-id"])
+        #expect(lookup.stdout == id.uuidString)
+        let next = try ids.rotate(service: service, account: "device-id")
+        #expect(next != id)
+        #expect(try secretTool(["lookup", "service", service, "account", "device-id"]).stdout == next.uuidString)
+        try ids.delete(service: service, account: "device-id")
+        #expect(try itemCount(service: service) == 0)
+        #expect(throws: KeyIDError.notFound(key)) { try ids.delete(service: service, account: "device-id") }
+    }
+
+    @Test("an ID stored by the keyid command is the one the library reads, and the other way round")
+    func sameItemAsTheCommand() throws {
+        guard TestEnvironment.binary != nil else { return }
+        let service = TestEnvironment.uniqueService()
+        let printed = try keyid(["get", "--create", "--service", service]).stdout
+        let ids = try DeviceIDs()
+        #expect(try ids.get(service: service, account: "device-id").uuidString + "\n" == printed)
+        let other = TestEnvironment.uniqueService(#function + "-2")
+        let made = try ids.create(service: other, account: "device-id")
+        #expect(try keyid(["get", "--service", other]).stdout == made.uuidString + "\n")
+    }
+
+    @Test("eight threads racing getOrCreate get one ID and leave one item", arguments: [false, true])
+    func threads(instancePerThread: Bool) throws {
+        let service = TestEnvironment.uniqueService(#function + "\(instancePerThread)")
+        let shared = try DeviceIDs()
+        let seen = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let result: String
+            do {
+                let ids = instancePerThread ? try DeviceIDs() : shared
+                result = try ids.getOrCreate(service: service, account: "device-id").uuidString
+            } catch {
+                result = "error: \(error)"
+            }
+            seen.withLock { $0.append(result) }
+        }
+        let all = seen.withLock { $0 }
+        #expect(all.count == 8)
+        #expect(Set(all).count == 1, "\(all)")
+        #expect(try itemCount(service: service) == 1)
+    }
+
+    @Test(
+        "the library (8 threads) racing 8 keyid commands on an empty item: one ID, one item",
+        .enabled(if: TestEnvironment.binary != nil))
+    func raceWithTheCommand() throws {
+        let outcome = try inSession(
+            "unlocked",
+            """
+            "$PROBE" race 8 racing device-id >library &
+            i=0
+            while [ $i -lt 8 ]; do $KEYID get --create --service racing >command.$i & i=$((i + 1)); done
+            wait
+            cat library command.*
+            echo "items=$($KEYRING_TOOL count racing device-id)"
+            """, environment: ["PROBE": Self.probe])
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        let ids = lines.filter { !$0.hasPrefix("items=") }
+        #expect(ids.count == 16, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(Set(ids).count == 1, "\(ids)")
+        #expect(UUID(uuidString: ids.first ?? "") != nil)
+        #expect(lines.contains("items=1"), "\(outcome.stdout)")
+    }
+
+    @Test(
+        "a provider restarted under an instance: the next call reconnects and reads the same ID",
+        .enabled(if: TestEnvironment.binary != nil && TestEnvironment.provider == .gnomeKeyring))
+    func providerRestarted() throws {
+        let outcome = try inSession(
+            "unlocked",
+            """
+            mkfifo go
+            "$PROBE" hold restarted device-id <go >out 2>err &
+            probe=$!
+            exec 3>go
+            tries=0; until [ -s out ] || [ $tries -gt 500 ]; do sleep 0.01; tries=$((tries + 1)); done
+            kill "$KEYID_TEST_DAEMON_PID"
+            while dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \\
+                org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets | grep -q true; do sleep 0.01; done
+            printf %s keyid-test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
+            until dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \\
+                org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets | grep -q true; do sleep 0.01; done
+            echo >&3; exec 3>&-
+            wait $probe; echo "status=$?"
+            cat out; cat err >&2
+            # The session stops the daemon it started; this one is the test's to stop.
+            kill "$(dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus \\
+                org.freedesktop.DBus.GetConnectionUnixProcessID string:org.freedesktop.secrets | awk '{print $2}')"
+            """, environment: ["PROBE": Self.probe])
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "status=0", "\(outcome.stdout)\(outcome.stderr)")
+        #expect(lines.count == 3)
+        #expect(UUID(uuidString: lines.count > 1 ? lines[1] : "") != nil, "\(lines)")
+        #expect(lines.count == 3 && lines[1] == lines[2], "\(lines)\n\(outcome.stderr)")
+        #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
+    }
+
+    @Test(
+        "a stalled provider: a call ends with 'timed out' within about its timeout",
+        .enabled(if: TestEnvironment.binary != nil))
+    func stalledProvider() throws {
+        let outcome = try inSession(
+            "unlocked",
+            """
+            kill -STOP "$KEYID_TEST_DAEMON_PID"
+            start=$(date +%s%N)
+            "$PROBE" get stalled device-id 1000
+            echo "ms=$(( ($(date +%s%N) - start) / 1000000 ))"
+            kill -CONT "$KEYID_TEST_DAEMON_PID"
+            """, environment: ["PROBE": Self.probe])
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("error 6 ") == true, "\(outcome.stdout)\(outcome.stderr)")
+        let milliseconds = lines.last.flatMap { Int($0.dropFirst(3)) } ?? 99_999
+        #expect(milliseconds < 3000, "\(lines)")
+    }
+
+    @Test(
+        "a guest in its host: nothing printed, no signal handler installed, every outcome a value",
+        .enabled(if: TestEnvironment.binary != nil))
+    func quiet() throws {
+        let outcome = try runProgram(
+            Self.probe!, ["quiet", TestEnvironment.uniqueService(), "device-id"])
+        #expect(outcome.status == 0, "signal dispositions changed (status 3) or it failed: \(outcome.status)")
+        #expect(outcome.stdout.isEmpty, "\(outcome.stdout)")
+        #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
+    }
+}

@@ -1,0 +1,97 @@
+import Dispatch
+import Glibc
+import KeyIDKit
+
+// A program that uses KeyIDKit as any Swift program would (`import KeyIDKit`, the public API
+// only), for the tests that need the library in a process of its own: racing the keyid
+// command, a provider restarted under it, a stalled provider, and what it leaves alone.
+//
+//   keyid-library-probe race THREADS SERVICE ACCOUNT       one instance, THREADS threads
+//   keyid-library-probe instances THREADS SERVICE ACCOUNT  one instance per thread
+//   keyid-library-probe hold SERVICE ACCOUNT               getOrCreate, wait for a line, get
+//   keyid-library-probe get SERVICE ACCOUNT MILLISECONDS   one get with that timeout
+//   keyid-library-probe quiet SERVICE ACCOUNT              every operation; prints nothing
+//
+// Results go to standard output, one per line: an ID, or "error STATUS MESSAGE".
+
+func line(_ text: String) {
+    let text = text + "\n"
+    _ = write(1, text, text.utf8.count)
+}
+
+func describe(_ body: () throws(KeyIDError) -> DeviceID) -> String {
+    do {
+        return try body().uuidString
+    } catch {
+        return "error \(error.exitCode) \(error.message)"
+    }
+}
+
+/// Runs `body` on `count` threads at once; returns their results in thread order.
+func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> String) -> [String] {
+    let results = UnsafeMutableBufferPointer<String>.allocate(capacity: count)
+    results.initialize(repeating: "")
+    nonisolated(unsafe) let shared = results
+    DispatchQueue.concurrentPerform(iterations: count) { index in shared[index] = body(index) }
+    defer { results.deallocate() }
+    return Array(results)
+}
+
+/// The signal dispositions a library must leave as it found them.
+func dispositions() -> [Int] {
+    [SIGPIPE, SIGALRM, SIGTERM, SIGINT, SIGHUP, SIGCHLD].map { signal in
+        var action = sigaction()
+        sigaction(signal, nil, &action)
+        return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
+    }
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 3 else {
+    line("usage: keyid-library-probe race|instances|hold|get|quiet ...")
+    exit(2)
+}
+switch arguments[0] {
+case "race", "instances":
+    let count = Int(arguments[1]) ?? 8
+    let (service, account) = (arguments[2], arguments[3])
+    let shared = try DeviceIDs()
+    let perThread = arguments[0] == "instances"
+    for result in onThreads(
+        count,
+        { _ in
+            describe { () throws(KeyIDError) in
+                try (perThread ? try DeviceIDs() : shared).getOrCreate(service: service, account: account)
+            }
+        })
+    {
+        line(result)
+    }
+case "hold":
+    let (service, account) = (arguments[1], arguments[2])
+    let ids = try DeviceIDs(options: .init(timeout: .seconds(5)))
+    line(describe { () throws(KeyIDError) in try ids.getOrCreate(service: service, account: account) })
+    _ = readLine()
+    line(describe { () throws(KeyIDError) in try ids.get(service: service, account: account) })
+case "get":
+    let (service, account) = (arguments[1], arguments[2])
+    let milliseconds = Int(arguments[3]) ?? 1000
+    let ids = try DeviceIDs(options: .init(timeout: .milliseconds(milliseconds)))
+    line(describe { () throws(KeyIDError) in try ids.get(service: service, account: account) })
+case "quiet":
+    let (service, account) = (arguments[1], arguments[2])
+    let before = dispositions()
+    let ids = try DeviceIDs()
+    _ = try? ids.get(service: service, account: account)
+    _ = try? ids.getOrCreate(service: service, account: account)
+    _ = try? ids.create(service: service, account: account)
+    _ = try? ids.rotate(service: service, account: account)
+    try? ids.delete(service: service, account: account)
+    try? ids.delete(service: service, account: account)
+    _ = try? ids.getOrCreate(service: "", account: account)
+    _ = try? DeviceIDs(backend: .file(directory: "/proc/keyid")).getOrCreate(service: service, account: account)
+    exit(dispositions() == before ? 0 : 3)
+default:
+    line("unknown command \(arguments[0])")
+    exit(2)
+}
