@@ -35,6 +35,12 @@ let package = Package(
             dependencies: ["KeyIDKit"],
             path: "Tests/LibraryProbe"
         ),
+        // The benchmark's in-process loop: gets on one instance, timed one by one (`make bench`).
+        .executableTarget(
+            name: "keyid-bench-loop",
+            dependencies: ["KeyIDKit"],
+            path: "bench/LibraryLoop"
+        ),
         // Test doubles and harnesses, shared by the test targets and never by the binary.
         .target(
             name: "KeyIDTestSupport",

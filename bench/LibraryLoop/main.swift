@@ -1,0 +1,1 @@
+// The in-process benchmark's loop: filled in by the benchmark's own change.
