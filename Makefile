@@ -31,6 +31,8 @@ RELEASE_FLAGS = -c release --product keyid --static-swift-stdlib --disable-local
 	-Xlinker -T -Xlinker $(RELEASE_LINK_SCRIPT)
 DEBUG_BIN = .build/debug/keyid
 RELEASE_BIN = .build/release/keyid
+# examples/swift-package, a program that depends on this package by path.
+EXAMPLE_BIN = $(CURDIR)/.build/example/debug/DeviceIDExample
 
 .PHONY: all deps build release run test check stress fuzz sanitize lint format bench order docs install install-files uninstall \
 	deb dist package-check repro-check clean
@@ -66,13 +68,14 @@ run:
 ## keyring tiers (libsecret store, end to end, reliability) against each of $(PROVIDERS), then
 ## the package check.
 PROVIDERS ?= kwallet keepassxc
-PROVIDER_SUITES = SecretServiceStoreTests|EndToEndTests|ReliabilityTests|CollectionTests
+PROVIDER_SUITES = SecretServiceStoreTests|EndToEndTests|ReliabilityTests|CollectionTests|LibraryTests
 test:
 	@scripts/install-deps.sh test
 	cc -fsyntax-only -Wall -Werror $$(pkg-config --cflags libsecret-1) Tests/Harness/shim-check.c
 	$(SWIFT) build --build-tests
+	$(SWIFT) build --package-path examples/swift-package --scratch-path $(CURDIR)/.build/example
 	$(MAKE) --no-print-directory release
-	KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) KEYID_RELEASE_BIN=$(CURDIR)/$(RELEASE_BIN) \
+	KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) KEYID_RELEASE_BIN=$(CURDIR)/$(RELEASE_BIN) KEYID_EXAMPLE_BIN=$(EXAMPLE_BIN) \
 		Tests/Harness/keyring-session.sh --provider gnome-keyring -- $(SWIFT) test --skip-build
 	@for provider in $(PROVIDERS); do \
 		echo "== the keyring tests against $$provider"; \

@@ -15,6 +15,20 @@ struct DocsConsistencyTests {
         #expect(stored == Data(file.render().utf8), "\(file.path) is out of date; run 'make docs'")
     }
 
+    @Test("the README's Swift example is the one the probe program compiles")
+    func readmeLibraryExampleCompiles() throws {
+        let readme = try String(contentsOfFile: TestEnvironment.root + "/README.md", encoding: .utf8)
+        let probe = try String(contentsOfFile: TestEnvironment.root + "/Tests/LibraryProbe/main.swift", encoding: .utf8)
+        let section = try #require(readme.range(of: "## Use from Swift"))
+        let block = readme[section.upperBound...].components(separatedBy: "```swift\nimport KeyIDKit\n")
+        let example = try #require(block.count > 1 ? block[1].components(separatedBy: "```").first : nil)
+        let lines = example.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.count == 8)
+        for line in lines {
+            #expect(probe.contains("    " + line + "\n"), "not in the probe: \(line)")
+        }
+    }
+
     @Test("the tool's help lists every subcommand and global option")
     func toolHelpListsEverything() {
         let help = HelpText.render(nil)

@@ -46,6 +46,20 @@ func dispositions() -> [Int] {
     }
 }
 
+/// The README's example, as written there (a test holds the two together): it must compile.
+// swift-format-ignore
+func documentedUsage() throws {
+    let ids = try DeviceIDs()                                  // Secret Service, never prompts, bounded
+    let files = try DeviceIDs(backend: .file(directory: "/var/lib/example"))
+    let id = try ids.getOrCreate(service: "com.example.app", account: "device-id")
+    let same = try ids.get(service: "com.example.app", account: "device-id")   // KeyIDError.notFound
+    let new = try ids.create(service: "com.example.app", account: "device-id") // KeyIDError.alreadyExists
+    let next = try ids.rotate(service: "com.example.app", account: "device-id")
+    try ids.delete(service: "com.example.app", account: "device-id")           // KeyIDError.notFound
+    print(id.uuidString)                                       // DeviceID: Hashable, Sendable
+    _ = (files, same, new, next)
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count >= 3 else {
     line("usage: keyid-library-probe race|instances|hold|get|quiet ...")
