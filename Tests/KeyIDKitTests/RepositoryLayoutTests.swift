@@ -50,4 +50,30 @@ struct RepositoryLayoutTests {
         }
         #expect(importers == ["Sources/KeyIDKit/Stores/SecretService/LibSecretConnection.swift"])
     }
+
+    @Test("every public declaration of KeyIDKit (the library's API) has a doc comment; the rest is `package`")
+    func publicSymbolsDocumented() throws {
+        let sources = Self.paths().filter { $0.hasPrefix("Sources/KeyIDKit/") && $0.hasSuffix(".swift") }
+        var publicCount = 0
+        for path in sources {
+            let lines = try String(contentsOfFile: TestEnvironment.root + "/" + path, encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false).map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
+            for (index, line) in lines.enumerated() {
+                let declaration = line.replacing(/^(@\w+(\([^)]*\))?\s+)*/, with: "")
+                guard declaration.hasPrefix("public "), !declaration.hasPrefix("public import ") else { continue }
+                publicCount += 1
+                var previous = index - 1
+                while previous >= 0, lines[previous].hasPrefix("@") { previous -= 1 }
+                #expect(
+                    previous >= 0 && lines[previous].hasPrefix("///"),
+                    "\(path):\(index + 1): '\(line)' has no doc comment")
+            }
+            if path.hasPrefix("Sources/KeyIDKit/CLI/") || path.hasPrefix("Sources/KeyIDKit/System/") {
+                #expect(!lines.contains { $0.hasPrefix("public ") }, "\(path): the command line and System are not API")
+            }
+        }
+        #expect(publicCount > 40)
+    }
 }

@@ -2,19 +2,19 @@ import KeyIDKit
 import Synchronization
 
 /// Collects text in memory, for tests.
-public final class BufferSink: TextSink {
+package final class BufferSink: TextSink {
     private let storage = Mutex("")
 
-    public init() {}
+    package init() {}
 
     @discardableResult
-    public func write(_ text: String) -> Int32 {
+    package func write(_ text: String) -> Int32 {
         storage.withLock { $0 += text }
         return 0
     }
 
     /// Everything written so far.
-    public var text: String {
+    package var text: String {
         storage.withLock { $0 }
     }
 }

@@ -2,41 +2,41 @@ import KeyIDKit
 
 /// A secret store held in memory, for fast command tests. It behaves like the Secret
 /// Service where keyid depends on it: subset matching, locking, timestamps.
-public final class MemoryStore: SecretStore {
+package final class MemoryStore: SecretStore {
     /// One stored item.
-    public struct Entry: Equatable, Sendable {
-        public var attributes: [String: String]
-        public var label: String
-        public var secret: [UInt8]
-        public var created: UInt64
-        public var modified: UInt64
+    package struct Entry: Equatable, Sendable {
+        package var attributes: [String: String]
+        package var label: String
+        package var secret: [UInt8]
+        package var created: UInt64
+        package var modified: UInt64
     }
 
     /// Items by handle.
-    public private(set) var entries: [String: Entry] = [:]
+    package private(set) var entries: [String: Entry] = [:]
     /// When true, every call behaves like a locked keyring.
-    public var isLocked = false
+    package var isLocked = false
     /// When set, every call throws it, as an unreachable service would.
-    public var failure: KeyIDError?
+    package var failure: KeyIDError?
     /// The time new and modified items get.
-    public var now: UInt64 = 1_700_000_000
+    package var now: UInt64 = 1_700_000_000
     private var nextHandle = 1
     /// How many times the connection is lost, as when the provider restarts: until the
     /// store reconnects, every call fails as a call with a forgotten session does.
-    public var connectionLosses = 0
+    package var connectionLosses = 0
     /// How many times ``reconnect(after:)`` opened the connection again.
-    public private(set) var reconnections = 0
+    package private(set) var reconnections = 0
     /// The failure of a call while the connection is lost.
-    public static let lostConnection = KeyIDError.keyring(
+    package static let lostConnection = KeyIDError.keyring(
         SecretServiceFailure(
             operation: "GetSecrets", domain: "org.freedesktop.Secret.Error.NoSession", code: 0,
             message: "The session does not exist"))
 
-    public init() {}
+    package init() {}
 
     /// Adds an item directly, as another tool would; returns its handle.
     @discardableResult
-    public func insert(attributes: [String: String], secret: [UInt8], created: UInt64? = nil, label: String = "")
+    package func insert(attributes: [String: String], secret: [UInt8], created: UInt64? = nil, label: String = "")
         -> String
     {
         let handle = "/memory/\(nextHandle)"
@@ -47,22 +47,22 @@ public final class MemoryStore: SecretStore {
         return handle
     }
 
-    public func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+    package func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
         try check()
         return search(key.attributes, details)
     }
 
-    public func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+    package func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
         try check()
         return search([ItemKey.markerAttribute] + (service.map { [(ItemKey.serviceAttribute, $0)] } ?? []), details)
     }
 
-    public func add(_ id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError) {
+    package func add(_ id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError) {
         try check()
         insert(attributes: key.storedAttributes(binding: binding), secret: Array(id.uuidString.utf8), label: key.label)
     }
 
-    public func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?)
+    package func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?)
         throws(KeyIDError)
     {
         try check()
@@ -75,7 +75,7 @@ public final class MemoryStore: SecretStore {
         entries[item.handle]?.attributes.merge(key.storedAttributes(binding: binding)) { _, new in new }
     }
 
-    public func delete(_ item: StoredItem) throws(KeyIDError) {
+    package func delete(_ item: StoredItem) throws(KeyIDError) {
         try check()
         entries[item.handle] = nil
     }
@@ -88,7 +88,7 @@ public final class MemoryStore: SecretStore {
         }
     }
 
-    public func reconnect(after error: KeyIDError) -> Bool {
+    package func reconnect(after error: KeyIDError) -> Bool {
         guard connectionLosses > 0, error == Self.lostConnection else { return false }
         connectionLosses -= 1
         reconnections += 1
@@ -103,17 +103,17 @@ public final class MemoryStore: SecretStore {
 }
 
 extension MemoryStore: Diagnosable {
-    public func diagnose(_ report: (Check) -> Void) {
+    package func diagnose(_ report: (Check) -> Void) {
         if let failure { return report(.fail("store", failure)) }
         report(isLocked ? .warning("store", "in memory, locked") : .ok("store", "in memory"))
     }
 }
 
 /// Runs every write at once: for tests where one thread is all there is.
-public struct Unserialized: WriteSerializer {
-    public init() {}
+package struct Unserialized: WriteSerializer {
+    package init() {}
 
-    public func exclusively<T>(_ body: () throws(KeyIDError) -> T) throws(KeyIDError) -> T {
+    package func exclusively<T>(_ body: () throws(KeyIDError) -> T) throws(KeyIDError) -> T {
         try body()
     }
 }

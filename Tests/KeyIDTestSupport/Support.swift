@@ -235,7 +235,7 @@ func inSession(
 func secretTool(_ arguments: [String], input: String? = nil) throws -> ProcessOutcome {
     let outcome = try runProgram("/usr/bin/secret-tool", arguments, input: input.map { Data($0.utf8) })
     // secret-tool always opens an encrypted session, and kwalletd5's key exchange fails about
-    // once in a hundred sessions ("Client public key size is invalid", or an empty result).
+    // once in a hundred sessions ("Client package key size is invalid", or an empty result).
     // keyid's plain sessions do not go through it; retry secret-tool once, as a careful
     // client of KWallet would.
     if outcome.status != 0, TestEnvironment.provider == .kwallet {

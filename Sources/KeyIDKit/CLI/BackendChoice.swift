@@ -1,5 +1,5 @@
 /// Where keyid keeps IDs, as `--backend` names it (the library's is ``DeviceIDs/Backend``).
-public enum BackendChoice: String, CaseIterable, Sendable {
+package enum BackendChoice: String, CaseIterable, Sendable {
     /// The freedesktop Secret Service, over D-Bus (the default).
     case secretService = "secret-service"
     /// Files under `$XDG_STATE_HOME/keyid` (else `/var/lib/keyid` for root, else

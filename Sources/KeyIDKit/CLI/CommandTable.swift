@@ -1,11 +1,11 @@
 /// An option keyid understands; ``CommandTable`` describes each one.
-public enum Option: String, CaseIterable, Sendable {
+package enum Option: String, CaseIterable, Sendable {
     case service, account, format, json, create, force, value, derive, onClone, show, backend, collection, user
     case noPrompt, timeout
     case help, version
 
     /// How the option is spelled on the command line: `--` and the name in kebab case.
-    public var flag: String {
+    package var flag: String {
         var spelled = "--"
         for character in rawValue {
             if character.isUppercase {
@@ -21,7 +21,7 @@ public enum Option: String, CaseIterable, Sendable {
 /// keyid's own environment variables, the one place their names are written: defaults for
 /// options, and the machine ID's file. (Those of the session, such as `XDG_RUNTIME_DIR`, are
 /// ``SystemVariable``s.) The help and the manual page list both.
-public enum EnvironmentVariable: String, CaseIterable, Sendable {
+package enum EnvironmentVariable: String, CaseIterable, Sendable {
     case service = "KEYID_SERVICE"
     case account = "KEYID_ACCOUNT"
     case timeout = "KEYID_TIMEOUT"
@@ -32,7 +32,7 @@ public enum EnvironmentVariable: String, CaseIterable, Sendable {
     case machineIDFile = "KEYID_MACHINE_ID_FILE"
 
     /// What the variable does, for the help and the manual page.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .service: return "default for --service"
         case .account: return "default for --account"
@@ -48,15 +48,15 @@ public enum EnvironmentVariable: String, CaseIterable, Sendable {
 
 /// The single table of subcommands and options. Help, usage errors, the manual page and
 /// the shell completions are all rendered from it.
-public enum CommandTable {
+package enum CommandTable {
     /// The default of `--timeout`, in seconds.
-    public static let defaultTimeout = 30.0
+    package static let defaultTimeout = 30.0
     /// The largest `--timeout` accepted, in seconds.
-    public static let maximumTimeout = 3600.0
+    package static let maximumTimeout = 3600.0
     /// What keyid does, in one line: the help's first line and the manual page's NAME.
-    public static let tagline = "keep a persistent device ID in the Secret Service"
+    package static let tagline = "keep a persistent device ID in the Secret Service"
     /// The abstract of `keyid help`, listed with the subcommands.
-    public static let helpAbstract = "show help for a subcommand"
+    package static let helpAbstract = "show help for a subcommand"
 
     static let service = OptionSpec(
         option: .service, valueName: "NAME", choices: [],
@@ -108,7 +108,7 @@ public enum CommandTable {
         environment: .user)
 
     /// Every subcommand, in the order help lists them.
-    public static let subcommands: [SubcommandSpec] = [
+    package static let subcommands: [SubcommandSpec] = [
         SubcommandSpec(
             subcommand: .create,
             abstract: "store a new random ID and print it",
@@ -198,18 +198,18 @@ public enum CommandTable {
     ]
 
     /// Options accepted before any subcommand.
-    public static let globalOptions: [OptionSpec] = [
+    package static let globalOptions: [OptionSpec] = [
         help,
         OptionSpec(option: .version, valueName: nil, choices: [], summary: "print the version", environment: nil),
     ]
 
     /// The spec of one subcommand.
-    public static func spec(for subcommand: Subcommand) -> SubcommandSpec {
+    package static func spec(for subcommand: Subcommand) -> SubcommandSpec {
         subcommands.first { $0.subcommand == subcommand }!
     }
 
     /// Every option of every subcommand, and the global ones.
-    public static let allOptions: [OptionSpec] = {
+    package static let allOptions: [OptionSpec] = {
         // Plain loops over a dozen options: cheaper at start-up than a Set and flatMap.
         var all: [OptionSpec] = []
         func add(_ specs: [OptionSpec]) {
@@ -225,7 +225,7 @@ public enum CommandTable {
     }()
 
     /// Every environment variable keyid reads that a user sets, with what it does.
-    public static var environment: [(name: String, summary: String)] {
+    package static var environment: [(name: String, summary: String)] {
         EnvironmentVariable.allCases.map { ($0.rawValue, $0.summary) }
             + SystemVariable.allCases.compactMap { variable in summary(of: variable).map { (variable.rawValue, $0) } }
     }
@@ -249,7 +249,7 @@ public enum CommandTable {
     }
 
     /// The exit statuses, as the help, README and manual page list them.
-    public static var exitStatuses: [(code: Int32, meaning: String)] {
+    package static var exitStatuses: [(code: Int32, meaning: String)] {
         ExitStatus.allCases.map { ($0.rawValue, $0.meaning) }
     }
 }

@@ -1,26 +1,26 @@
 /// Everything a run touches outside itself: its streams, environment, store, lock and
 /// randomness. The system context talks to the real Secret Service; tests build their own.
-public struct Context {
-    public var stdout: any TextSink
-    public var stderr: any TextSink
-    public var environment: ProcessEnvironment
+package struct Context {
+    package var stdout: any TextSink
+    package var stderr: any TextSink
+    package var environment: ProcessEnvironment
     /// Reads standard input to its end, or up to `limit` + 1 bytes, whichever comes first.
-    public var readInput: (_ limit: Int) -> [UInt8]?
+    package var readInput: (_ limit: Int) -> [UInt8]?
     /// Whether standard input is a terminal (then `rotate --value -` prompts).
-    public var inputIsTerminal: Bool
+    package var inputIsTerminal: Bool
     /// Opens the store a run uses; called only once the command line has been accepted.
-    public var makeStore: (Settings) throws(KeyIDError) -> any SecretStore
+    package var makeStore: (Settings) throws(KeyIDError) -> any SecretStore
     /// What serialises writes.
-    public var serializer: any WriteSerializer
-    public var generateID: () -> DeviceID
+    package var serializer: any WriteSerializer
+    package var generateID: () -> DeviceID
     /// Reads this machine's ID.
-    public var machineID: () throws(KeyIDError) -> MachineID
+    package var machineID: () throws(KeyIDError) -> MachineID
     /// Whether to bound the run with the ``Watchdog`` (which ends the process).
-    public var usesWatchdog: Bool
+    package var usesWatchdog: Bool
     /// Makes the rest of the run act as the named user (`--user`), before anything is opened.
-    public var actAs: (String) throws(KeyIDError) -> Void
+    package var actAs: (String) throws(KeyIDError) -> Void
 
-    public init(
+    package init(
         stdout: any TextSink, stderr: any TextSink, environment: ProcessEnvironment,
         readInput: @escaping (Int) -> [UInt8]?, inputIsTerminal: Bool,
         makeStore: @escaping (Settings) throws(KeyIDError) -> any SecretStore,
@@ -43,7 +43,7 @@ public struct Context {
 
     /// The real process: standard streams, the process environment, libsecret, the lock
     /// file under `$XDG_RUNTIME_DIR/keyid`, and the system's random numbers.
-    public static func system(environment: ProcessEnvironment) -> Context {
+    package static func system(environment: ProcessEnvironment) -> Context {
         Context(
             stdout: FileDescriptorSink(descriptor: 1), stderr: FileDescriptorSink(descriptor: 2),
             environment: environment,

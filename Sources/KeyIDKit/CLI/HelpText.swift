@@ -1,7 +1,7 @@
 /// `--help` texts, rendered from ``CommandTable``.
-public enum HelpText {
+package enum HelpText {
     /// The tool's help, or one subcommand's.
-    public static func render(_ subcommand: Subcommand?) -> String {
+    package static func render(_ subcommand: Subcommand?) -> String {
         guard let subcommand else { return tool() }
         return self.subcommand(CommandTable.spec(for: subcommand))
     }

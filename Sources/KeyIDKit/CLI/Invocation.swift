@@ -1,5 +1,5 @@
 /// What a command line asks for, before the environment is consulted.
-public enum Invocation: Equatable, Sendable {
+package enum Invocation: Equatable, Sendable {
     /// Show help: the tool's, or one subcommand's.
     case help(Subcommand?)
     /// Print the version.
@@ -9,17 +9,17 @@ public enum Invocation: Equatable, Sendable {
 }
 
 /// Options as given on the command line; the last occurrence of an option wins.
-public struct ParsedOptions: Equatable, Sendable {
+package struct ParsedOptions: Equatable, Sendable {
     /// Values of options that take one.
-    public var values: [Option: String] = [:]
+    package var values: [Option: String] = [:]
     /// Flags that were given.
-    public var flags: Set<Option> = []
+    package var flags: Set<Option> = []
     /// The positional argument, for subcommands that take one.
-    public var argument: String?
+    package var argument: String?
     /// `--timeout`'s value, checked and in seconds.
-    public var timeout: Double?
+    package var timeout: Double?
 
-    public init(
+    package init(
         values: [Option: String] = [:], flags: Set<Option> = [], argument: String? = nil, timeout: Double? = nil
     ) {
         self.values = values

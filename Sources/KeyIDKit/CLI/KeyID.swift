@@ -1,7 +1,7 @@
 /// keyid's entry point: parse, check, run, and decide the output and exit status in one place.
-public enum KeyID {
+package enum KeyID {
     /// Runs one command line (without the program name) and returns the exit status.
-    public static func run(_ arguments: [String], context: Context) -> Int32 {
+    package static func run(_ arguments: [String], context: Context) -> Int32 {
         let invocation: Invocation
         do {
             invocation = try Parser.parse(arguments)
@@ -19,7 +19,7 @@ public enum KeyID {
     }
 
     /// Runs the process's own command line in the system context.
-    public static func main() -> Int32 {
+    package static func main() -> Int32 {
         POSIX.reopenClosedStandardDescriptors()
         let context = Context.system(environment: .current())
         var arguments: [String] = []

@@ -1,9 +1,9 @@
 /// Turns the arguments after the program name into an ``Invocation``. Pure: it reads
 /// nothing but its input.
-public enum Parser {
+package enum Parser {
     /// Parses `arguments` (without the program name). Throws ``KeyIDError/usage(_:)``
     /// with a message that ends in a hint to the relevant `--help`.
-    public static func parse(_ arguments: [String]) throws(KeyIDError) -> Invocation {
+    package static func parse(_ arguments: [String]) throws(KeyIDError) -> Invocation {
         var subcommand: Subcommand?
         var helpRequested = false
         var helpCommand = false
@@ -144,7 +144,7 @@ public enum Parser {
     }
 
     /// Parses a timeout in seconds: a positive decimal number up to ``CommandTable/maximumTimeout``.
-    public static func parseTimeout(_ text: String, source: String) throws(KeyIDError) -> Double {
+    package static func parseTimeout(_ text: String, source: String) throws(KeyIDError) -> Double {
         let digits = text.utf8.filter { $0 != UInt8(ascii: ".") }
         guard !text.isEmpty, text.utf8.count <= 16, digits.allSatisfy({ (0x30...0x39).contains($0) }),
             text.utf8.filter({ $0 == UInt8(ascii: ".") }).count <= 1, !digits.isEmpty,

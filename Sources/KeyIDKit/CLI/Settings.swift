@@ -1,27 +1,27 @@
 /// A subcommand's options with the environment's defaults applied and every value checked.
-public struct Settings: Equatable, Sendable {
-    public var key: ItemKey
-    public var format: IDFormat
-    public var json: Bool
-    public var create: Bool
-    public var force: Bool
-    public var valueFromInput: Bool
-    public var allowPrompt: Bool
-    public var timeout: Double
+package struct Settings: Equatable, Sendable {
+    package var key: ItemKey
+    package var format: IDFormat
+    package var json: Bool
+    package var create: Bool
+    package var force: Bool
+    package var valueFromInput: Bool
+    package var allowPrompt: Bool
+    package var timeout: Double
     /// `--derive APP`, or the argument of `keyid derive`.
-    public var application: DeviceID?
-    public var onClone: ClonePolicy
-    public var show: Bool
-    public var backend: BackendChoice
+    package var application: DeviceID?
+    package var onClone: ClonePolicy
+    package var show: Bool
+    package var backend: BackendChoice
     /// `--service` or `KEYID_SERVICE` when one was given (for `list`), else `nil`.
-    public var serviceFilter: String?
+    package var serviceFilter: String?
     /// `--collection` or `KEYID_COLLECTION`: the keyring to search and store in.
-    public var collection: String?
+    package var collection: String?
     /// `--user` or `KEYID_USER`: the user root acts for.
-    public var user: String?
+    package var user: String?
 
     /// Flags win over `KEYID_*` variables, which win over the built-in defaults.
-    public init(options: ParsedOptions, environment: ProcessEnvironment) throws(KeyIDError) {
+    package init(options: ParsedOptions, environment: ProcessEnvironment) throws(KeyIDError) {
         let service = try Self.pick(options.values[.service], .service, ItemKey.defaultService, environment)
         let serviceGiven = options.values[.service] != nil || service.source != nil
         let account = try Self.pick(options.values[.account], .account, ItemKey.defaultAccount, environment)

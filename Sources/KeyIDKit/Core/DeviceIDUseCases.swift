@@ -1,6 +1,8 @@
 /// An ID as found in (or just written to) a store.
 public struct DeviceRecord: Equatable, Sendable {
+    /// The ID.
     public var id: DeviceID
+    /// The service and account it is stored for.
     public var key: ItemKey
     /// The item the ID lives in.
     public var item: StoredItem
@@ -15,14 +17,14 @@ public struct DeviceRecord: Equatable, Sendable {
 ///
 /// Writes run under the ``WriteSerializer``, so that keyid's own read-modify-write
 /// sequences never interleave. When several items match, ``DuplicateRule`` picks one.
-public struct DeviceIDUseCases {
+package struct DeviceIDUseCases {
     let store: any SecretStore
     let serializer: any WriteSerializer
     let generate: () -> DeviceID
     /// This machine's binding, or `nil` when the machine ID cannot be read.
     let binding: () -> String?
 
-    public init(
+    package init(
         store: any SecretStore, serializer: any WriteSerializer, generate: @escaping () -> DeviceID,
         binding: @escaping () -> String? = { nil }
     ) {
@@ -35,7 +37,7 @@ public struct DeviceIDUseCases {
     /// The stored ID. Throws ``KeyIDError/notFound(_:)`` when there is none and
     /// ``KeyIDError/invalidStoredValue(_:)`` when the chosen item does not hold an ID.
     /// The attributes are always loaded: they carry the machine binding.
-    public func get(_ key: ItemKey, metadata: Bool = false) throws(KeyIDError) -> DeviceRecord {
+    package func get(_ key: ItemKey, metadata: Bool = false) throws(KeyIDError) -> DeviceRecord {
         do {
             return try read(key, metadata: metadata)
         } catch .invalidStoredValue {
@@ -58,7 +60,7 @@ public struct DeviceIDUseCases {
     }
 
     /// Stores a new ID; throws ``KeyIDError/alreadyExists(_:)`` when one is stored.
-    public func create(_ key: ItemKey, id: DeviceID? = nil, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
+    package func create(_ key: ItemKey, id: DeviceID? = nil, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
         try serializer.exclusively { () throws(KeyIDError) in
             guard try store.items(matching: key, details: [.everyName]).isEmpty else { throw .alreadyExists(key) }
             return try add(key, id: id ?? generate(), metadata: metadata)
@@ -67,7 +69,7 @@ public struct DeviceIDUseCases {
 
     /// The stored ID, or a new one stored now when there is none. Returns whether it was
     /// created. A failed or locked read never leads to a new ID: only "not found" does.
-    public func getOrCreate(_ key: ItemKey, metadata: Bool) throws(KeyIDError) -> (DeviceRecord, created: Bool) {
+    package func getOrCreate(_ key: ItemKey, metadata: Bool) throws(KeyIDError) -> (DeviceRecord, created: Bool) {
         do {
             return (try read(key, metadata: metadata), false)
         } catch .notFound, .invalidStoredValue {
@@ -84,7 +86,7 @@ public struct DeviceIDUseCases {
     /// Replaces the stored value in place with `id` (or a fresh ID), marks the item as
     /// keyid's, binds it to this machine and removes any duplicates. Throws
     /// ``KeyIDError/notFound(_:)`` when nothing is stored.
-    public func rotate(_ key: ItemKey, to id: DeviceID? = nil, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
+    package func rotate(_ key: ItemKey, to id: DeviceID? = nil, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
         try serializer.exclusively { () throws(KeyIDError) in
             let items = try store.items(matching: key, details: [.attributes, .everyName])
             guard let chosen = DuplicateRule.choose(items) else { throw .notFound(key) }
@@ -102,7 +104,7 @@ public struct DeviceIDUseCases {
     /// Removes every item stored for the key; returns how many there were.
     /// Throws ``KeyIDError/notFound(_:)`` when there were none, unless `force` is set.
     @discardableResult
-    public func delete(_ key: ItemKey, force: Bool) throws(KeyIDError) -> Int {
+    package func delete(_ key: ItemKey, force: Bool) throws(KeyIDError) -> Int {
         try serializer.exclusively { () throws(KeyIDError) in
             let items = try store.items(matching: key, details: [.everyName])
             if items.isEmpty, !force { throw .notFound(key) }
@@ -127,7 +129,7 @@ public struct DeviceIDUseCases {
     }
 
     /// The IDs keyid stored, of one service or all, ordered by service, account and age.
-    public func list(service: String?, secrets: Bool) throws(KeyIDError) -> [StoredItem] {
+    package func list(service: String?, secrets: Bool) throws(KeyIDError) -> [StoredItem] {
         try store.managedItems(service: service, details: secrets ? [.secrets, .metadata] : [.metadata]).sorted {
             ($0.key?.service ?? "", $0.key?.account ?? "", $0.created ?? 0, $0.handle)
                 < ($1.key?.service ?? "", $1.key?.account ?? "", $1.created ?? 0, $1.handle)
@@ -139,9 +141,9 @@ public struct DeviceIDUseCases {
 /// created in the same second are ordered by handle (for the Secret Service, the D-Bus
 /// object path, comparing a trailing item number as a number). The provider's own order is
 /// never used.
-public enum DuplicateRule {
+package enum DuplicateRule {
     /// The item the rule chooses, or `nil` when there is none.
-    public static func choose(_ items: [StoredItem]) -> StoredItem? {
+    package static func choose(_ items: [StoredItem]) -> StoredItem? {
         items.min { a, b in
             let ca = a.created ?? .max
             let cb = b.created ?? .max

@@ -1,10 +1,10 @@
 /// Text from the keyring or the command line, made safe for a person to read: names and
 /// labels may hold characters that reorder or hide what surrounds them.
-public enum DisplayText {
+package enum DisplayText {
     /// Whether a character must not reach a terminal as it is: control characters, bidi
     /// controls (U+202A–U+202E, U+2066–U+2069) and other format characters, line and
     /// paragraph separators (U+2028, U+2029), and spaces other than the plain one.
-    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { return true }
         if scalar.isASCII { return false }
         switch scalar.properties.generalCategory {
@@ -17,7 +17,7 @@ public enum DisplayText {
     }
 
     /// `text` with every unsafe character written as `\u{...}`.
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
@@ -32,7 +32,7 @@ public enum DisplayText {
 
     /// How many terminal columns `text` takes: two for wide and fullwidth characters and
     /// emoji, none for combining marks and zero-width characters, one for the rest.
-    public static func width(_ text: String) -> Int {
+    package static func width(_ text: String) -> Int {
         text.unicodeScalars.reduce(0) { $0 + width(of: $1) }
     }
 

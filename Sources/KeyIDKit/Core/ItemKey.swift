@@ -7,7 +7,9 @@ public struct ItemKey: Hashable, Sendable, CustomStringConvertible {
     /// The longest service or account name accepted, in UTF-8 bytes.
     public static let maximumLength = 255
 
+    /// The `service` attribute: whose ID it is, e.g. `com.example.app`.
     public let service: String
+    /// The `account` attribute: which of the service's IDs, e.g. `device-id`.
     public let account: String
 
     /// Validates both names; throws ``KeyIDError/usage(_:)`` when one is empty, too long or
@@ -27,7 +29,7 @@ public struct ItemKey: Hashable, Sendable, CustomStringConvertible {
 
     /// The key an item's attributes name; `nil` when `service` or `account` is missing or
     /// invalid.
-    public init?(attributes: [String: String]) {
+    package init?(attributes: [String: String]) {
         guard let service = attributes[Self.serviceAttribute], let account = attributes[Self.accountAttribute],
             let key = try? ItemKey(service: service, account: account)
         else { return nil }
@@ -35,22 +37,22 @@ public struct ItemKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The attribute naming the service, as `secret-tool` spells it.
-    public static let serviceAttribute = "service"
+    package static let serviceAttribute = "service"
     /// The attribute naming the account, as `secret-tool` spells it.
-    public static let accountAttribute = "account"
+    package static let accountAttribute = "account"
     /// The attribute that marks items keyid created, so that `keyid list` can find them.
-    public static let markerAttribute = ("keyid", "1")
+    package static let markerAttribute = ("keyid", "1")
     /// The attribute holding the machine binding (see ``MachineID/binding``).
-    public static let bindingAttribute = "keyid-machine"
+    package static let bindingAttribute = "keyid-machine"
 
     /// The attributes keyid looks items up by, exactly what `secret-tool` uses.
-    public var attributes: [(String, String)] {
+    package var attributes: [(String, String)] {
         [(Self.serviceAttribute, service), (Self.accountAttribute, account)]
     }
 
     /// The attributes keyid stores an ID under: the lookup attributes, its marker and,
     /// when the machine ID is known, the machine binding.
-    public func storedAttributes(binding: String?) -> [String: String] {
+    package func storedAttributes(binding: String?) -> [String: String] {
         var all = Dictionary(uniqueKeysWithValues: attributes)
         all[Self.markerAttribute.0] = Self.markerAttribute.1
         if let binding { all[Self.bindingAttribute] = binding }

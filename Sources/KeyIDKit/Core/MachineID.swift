@@ -1,13 +1,13 @@
 /// This machine's ID (machine-id(5)), used only to derive other values: it is never
 /// printed or stored. Reading it is the system layer's job (``MachineID/read(from:)``).
-public struct MachineID: Sendable {
+package struct MachineID: Sendable {
     /// Where the machine ID is read from, unless `KEYID_MACHINE_ID_FILE` names another file.
-    public static let defaultPath = "/etc/machine-id"
+    package static let defaultPath = "/etc/machine-id"
 
     let bytes: [UInt8]
 
     /// Parses the 32 lowercase hex digits of machine-id(5); `nil` for anything else.
-    public init?(text: some Collection<UInt8>) {
+    package init?(text: some Collection<UInt8>) {
         var lines = Array(text)
         while let last = lines.last, last == 0x0A || last == 0x20 { lines.removeLast() }
         guard lines.count == 32, let id = DeviceID(parsing: lines) else { return nil }
@@ -16,7 +16,7 @@ public struct MachineID: Sendable {
 
     /// The ID `systemd-id128 machine-id --app-specific=APP` prints: HMAC-SHA-256 keyed by
     /// the machine ID over the application ID, cut to 16 bytes, as a version-4 UUID.
-    public func appSpecific(_ application: DeviceID) -> DeviceID {
+    package func appSpecific(_ application: DeviceID) -> DeviceID {
         DeviceID(versionFourFrom: Array(SHA256.hmac(key: bytes, message: application.bytes).prefix(16)))
     }
 
@@ -25,5 +25,5 @@ public struct MachineID: Sendable {
 
     /// What keyid stores beside an ID to recognise the machine it was stored on: a keyed
     /// hash of the machine ID, from which the machine ID cannot be recovered.
-    public var binding: String { appSpecific(Self.bindingApplication).formatted(.hex) }
+    package var binding: String { appSpecific(Self.bindingApplication).formatted(.hex) }
 }

@@ -11,6 +11,7 @@ public struct SecretServiceFailure: Error, Equatable, Sendable, CustomStringConv
     /// The GError message.
     public var message: String
 
+    /// A failure with the given parts.
     public init(operation: String, domain: String, code: Int32, message: String) {
         self.operation = operation
         self.domain = domain
@@ -18,6 +19,7 @@ public struct SecretServiceFailure: Error, Equatable, Sendable, CustomStringConv
         self.message = message
     }
 
+    /// The call, the message, and the domain and code when there are any.
     public var description: String {
         domain.isEmpty
             ? "\(operation) failed: \(message)"

@@ -23,6 +23,7 @@ public struct StoredItem: Equatable, Sendable {
     /// at logout.
     public var isTemporary = false
 
+    /// An item with the given parts; ``key`` and ``binding`` are read from `attributes`.
     public init(
         handle: String, secret: [UInt8]? = nil, label: String? = nil, created: UInt64? = nil,
         modified: UInt64? = nil, attributes: [String: String]? = nil
@@ -43,20 +44,20 @@ public struct StoredItem: Equatable, Sendable {
 }
 
 /// What a lookup should bring back besides the handles.
-public struct LookupDetails: OptionSet, Sendable {
-    public let rawValue: Int
-    public init(rawValue: Int) { self.rawValue = rawValue }
+package struct LookupDetails: OptionSet, Sendable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
     /// The stored values.
-    public static let secrets = LookupDetails(rawValue: 1)
+    package static let secrets = LookupDetails(rawValue: 1)
     /// Label, created and modified times, and attributes.
-    public static let metadata = LookupDetails(rawValue: 2)
+    package static let metadata = LookupDetails(rawValue: 2)
     /// The attributes alone, where fetching all the metadata costs more.
-    public static let attributes = LookupDetails(rawValue: 4)
+    package static let attributes = LookupDetails(rawValue: 4)
     /// Also the items other programs keep for the key under other attribute names (Python
     /// keyring's `username`), even when items by keyid's names exist. Writes ask for it, so
     /// that they see, replace and remove every item of a key; reads look there only when
     /// nothing else matches, which costs a search.
-    public static let everyName = LookupDetails(rawValue: 8)
+    package static let everyName = LookupDetails(rawValue: 8)
 }
 
 /// The operations keyid needs from a place that keeps secrets: the Secret Service, a
@@ -67,7 +68,7 @@ public struct LookupDetails: OptionSet, Sendable {
 /// Stores throw ``KeyIDError`` only. A store never reports a locked item as missing: a
 /// lookup that matched a locked item either unlocks it (when prompting is allowed) or
 /// throws ``KeyIDError/locked(_:)``.
-public protocol SecretStore: AnyObject {
+package protocol SecretStore: AnyObject {
     /// Every item whose attributes include the key's `service` and `account`. When more
     /// than one matches, metadata is loaded whatever `details` says, so that callers can
     /// apply the duplicate rule.
@@ -91,12 +92,12 @@ public protocol SecretStore: AnyObject {
 
 extension SecretStore {
     /// Stores without a connection never lose one.
-    public func reconnect(after error: KeyIDError) -> Bool { false }
+    package func reconnect(after error: KeyIDError) -> Bool { false }
 }
 
 /// Keeps keyid's own read-modify-write sequences from interleaving, across processes and
 /// (where the implementation says so) across threads.
-public protocol WriteSerializer: Sendable {
+package protocol WriteSerializer: Sendable {
     /// Runs `body` while holding the serialiser.
     func exclusively<T>(_ body: () throws(KeyIDError) -> T) throws(KeyIDError) -> T
 }

@@ -1,6 +1,6 @@
 /// The variables of the session keyid runs in that say where things are. (The command
 /// table describes them for the help and the manual page.)
-public enum SystemVariable: String, CaseIterable, Sendable {
+package enum SystemVariable: String, CaseIterable, Sendable {
     case stateHome = "XDG_STATE_HOME"
     case sessionBus = "DBUS_SESSION_BUS_ADDRESS"
     case secretBackend = "SECRET_BACKEND"

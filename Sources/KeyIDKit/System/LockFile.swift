@@ -3,9 +3,9 @@ import Glibc
 /// An exclusive advisory lock (`flock`) on keyid's lock file, held from acquisition until
 /// the owner is released. It serialises keyid's own read-modify-write sequences, so that
 /// concurrent `get --create` runs agree on one ID.
-public final class LockFile {
+package final class LockFile {
     /// The lock file's path.
-    public let path: String
+    package let path: String
     private let descriptor: Int32
 
     private init(path: String, descriptor: Int32) {
@@ -20,7 +20,7 @@ public final class LockFile {
     /// The directory keyid keeps its lock in: `<runtime directory>/keyid`, else
     /// `<cache home>/keyid`, else `<home>/.cache/keyid` (the XDG base directories, each
     /// given only when it is an absolute path).
-    public static func directory(runtimeDirectory: String?, cacheHome: String?, home: String?) throws(KeyIDError)
+    package static func directory(runtimeDirectory: String?, cacheHome: String?, home: String?) throws(KeyIDError)
         -> String
     {
         if let runtimeDirectory { return runtimeDirectory + "/keyid" }
@@ -40,7 +40,7 @@ public final class LockFile {
     /// directory's parent must belong to the user or to root: whoever owns it could replace
     /// the directory, and with it the lock. Waits at most `limit` when one is given (then a
     /// lock still held is ``KeyIDError/timedOut(_:)``), else until the lock is free.
-    public static func acquire(in directory: String, waitingAtMost limit: Duration? = nil) throws(KeyIDError)
+    package static func acquire(in directory: String, waitingAtMost limit: Duration? = nil) throws(KeyIDError)
         -> LockFile
     {
         let directoryDescriptor = try privateDirectory(directory).openCreating { parent throws(KeyIDError) in
@@ -95,7 +95,7 @@ public final class LockFile {
 
     /// Checks, without creating or locking anything, that ``acquire(in:)`` would accept
     /// `directory`; returns what it found, or throws what `acquire` would throw.
-    public static func inspect(_ directory: String) throws(KeyIDError) -> String {
+    package static func inspect(_ directory: String) throws(KeyIDError) -> String {
         let found = try privateDirectory(directory).inspect()
         let path = directory + "/lock"
         var info = stat()
@@ -116,7 +116,7 @@ public final class LockFile {
 }
 
 /// Serialises writes with keyid's lock file, across processes.
-public struct LockFileSerializer: WriteSerializer {
+package struct LockFileSerializer: WriteSerializer {
     /// Where the lock file's directory is, asked for when a write needs it (see
     /// ``LockFile/directory(runtimeDirectory:cacheHome:home:)``).
     let directory: @Sendable () throws(KeyIDError) -> String
@@ -124,12 +124,12 @@ public struct LockFileSerializer: WriteSerializer {
     /// bounds the wait).
     let limit: Duration?
 
-    public init(waitingAtMost limit: Duration? = nil, directory: @escaping @Sendable () throws(KeyIDError) -> String) {
+    package init(waitingAtMost limit: Duration? = nil, directory: @escaping @Sendable () throws(KeyIDError) -> String) {
         self.limit = limit
         self.directory = directory
     }
 
-    public func exclusively<T>(_ body: () throws(KeyIDError) -> T) throws(KeyIDError) -> T {
+    package func exclusively<T>(_ body: () throws(KeyIDError) -> T) throws(KeyIDError) -> T {
         let held = try LockFile.acquire(in: directory(), waitingAtMost: limit)
         defer { withExtendedLifetime(held) {} }
         return try body()

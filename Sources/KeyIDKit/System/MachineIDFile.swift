@@ -1,6 +1,6 @@
 extension MachineID {
     /// Reads the machine ID from a file such as `/etc/machine-id`.
-    public static func read(from path: String) throws(KeyIDError) -> MachineID {
+    package static func read(from path: String) throws(KeyIDError) -> MachineID {
         switch POSIX.readFile(path, limit: 64) {
         case .failure(let error):
             throw .machineID("cannot read the machine ID from \(path): \(error.message)")

@@ -1,7 +1,7 @@
 import Glibc
 
 /// The environment a run sees: the process's own, or a table (for tests).
-public struct ProcessEnvironment: Sendable {
+package struct ProcessEnvironment: Sendable {
     private enum Source: Sendable {
         case table([String: String], malformed: Set<String>)
         case process
@@ -11,7 +11,7 @@ public struct ProcessEnvironment: Sendable {
 
     /// A table of variables; names in `malformed` stand for variables set to a value that
     /// is not valid UTF-8.
-    public init(_ values: [String: String] = [:], malformed: Set<String> = []) {
+    package init(_ values: [String: String] = [:], malformed: Set<String> = []) {
         source = .table(values, malformed: malformed)
     }
 
@@ -21,13 +21,13 @@ public struct ProcessEnvironment: Sendable {
 
     /// The running process's environment, read one variable at a time as it is asked for
     /// (a run reads a handful of the dozens a session has).
-    public static func current() -> ProcessEnvironment {
+    package static func current() -> ProcessEnvironment {
         ProcessEnvironment(source: .process)
     }
 
     /// A variable's value; throws a usage error when it is set but not valid UTF-8, so that
     /// keyid refuses such a value rather than guess.
-    public func value(_ name: String) throws(KeyIDError) -> String? {
+    package func value(_ name: String) throws(KeyIDError) -> String? {
         switch source {
         case .table(let values, let malformed):
             if malformed.contains(name) { throw .usage("\(name) is not valid UTF-8") }

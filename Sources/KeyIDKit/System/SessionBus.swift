@@ -3,19 +3,19 @@ import Glibc
 /// The session bus keyid talks to, and how it was found. keyid finds the bus itself and hands
 /// GDBus a concrete address, so that GLib never autolaunches one (with `DISPLAY` set, GLib
 /// would run `dbus-launch`, leaving a new dbus-daemon and a second keyring behind).
-public struct SessionBus: Equatable, Sendable {
+package struct SessionBus: Equatable, Sendable {
     /// A D-Bus address, such as `unix:path=/run/user/1000/bus`.
-    public var address: String
+    package var address: String
     /// Where the address came from, for `doctor`.
-    public var source: String
+    package var source: String
 
-    public init(address: String, source: String) {
+    package init(address: String, source: String) {
         self.address = address
         self.source = source
     }
 
     /// The address of the bus socket at `path`, when it is a socket owned by `uid`.
-    public static func socket(at path: String, ownedBy uid: UInt32) -> SessionBus? {
+    package static func socket(at path: String, ownedBy uid: UInt32) -> SessionBus? {
         var info = stat()
         guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK, info.st_uid == uid else { return nil }
         return SessionBus(address: "unix:path=" + escaped(path), source: "found at " + path)
@@ -34,7 +34,7 @@ public struct SessionBus: Equatable, Sendable {
     }
 
     /// Whether an address would make GLib start a bus of its own (an `autolaunch:` entry).
-    public static func autolaunches(_ address: String) -> Bool {
+    package static func autolaunches(_ address: String) -> Bool {
         address.split(separator: ";").contains { $0.hasPrefix("autolaunch:") }
     }
 

@@ -2,22 +2,22 @@ import Glibc
 
 /// A user of this machine, as the password database describes it, and the way root becomes
 /// that user for the rest of the process.
-public struct UserAccount: Equatable, Sendable {
-    public var name: String
-    public var uid: UInt32
-    public var gid: UInt32
+package struct UserAccount: Equatable, Sendable {
+    package var name: String
+    package var uid: UInt32
+    package var gid: UInt32
     /// The home directory.
-    public var home: String
+    package var home: String
 
     /// Looks a user up by name (`getpwnam_r`); `nil` when there is none.
-    public static func named(_ name: String) throws(KeyIDError) -> UserAccount? {
+    package static func named(_ name: String) throws(KeyIDError) -> UserAccount? {
         try lookUp("'\(DisplayText.escaped(name))'") { entry, buffer, result in
             getpwnam_r(name, &entry, buffer, 16_384, &result)
         }
     }
 
     /// Looks a user up by user ID (`getpwuid_r`); `nil` when there is none.
-    public static func withUID(_ uid: UInt32) throws(KeyIDError) -> UserAccount? {
+    package static func withUID(_ uid: UInt32) throws(KeyIDError) -> UserAccount? {
         try lookUp("\(uid)") { entry, buffer, result in getpwuid_r(uid, &entry, buffer, 16_384, &result) }
     }
 
@@ -37,14 +37,14 @@ public struct UserAccount: Equatable, Sendable {
     }
 
     /// The effective user of this process.
-    public static var effectiveUID: UInt32 { geteuid() }
+    package static var effectiveUID: UInt32 { geteuid() }
 
     /// Takes this user's supplementary groups, group ID and user ID, real, effective and saved,
     /// for good, then checks in `/proc/self/status` that every ID changed and that root cannot
     /// be regained. Only root can do it. (As root, `setgid` and `setuid` set the real,
     /// effective and saved IDs together, as `setresgid` and `setresuid` with three equal
     /// arguments do; glibc's headers hide the latter from Swift.)
-    public func become() throws(KeyIDError) {
+    package func become() throws(KeyIDError) {
         func fail(_ what: String) -> KeyIDError {
             .failed(.user("cannot act as \(name): \(what) failed: \(POSIX.message(errno))"))
         }

@@ -13,10 +13,10 @@ import Synchronization
 /// second timer sends SIGKILL a second after the deadline, so the run ends regardless.
 ///
 /// There is one deadline per process; ``start(seconds:message:status:)`` replaces it.
-public enum Watchdog {
+package enum Watchdog {
     /// Arms the deadline: unless ``finish()`` comes first, after `seconds` the process
     /// writes `message` to standard error and exits with `status`.
-    public static func start(seconds: Double, message: String, status: Int32) {
+    package static func start(seconds: Double, message: String, status: Int32) {
         var off = itimerval()
         setitimer(realTime, &off, nil)
         // The signal handler may only touch prepared memory: render the message now.
@@ -60,7 +60,7 @@ public enum Watchdog {
     /// one allocation, its length first, published with one atomic store; an old one stays
     /// allocated (in ``messages``), since the signal handler may be reading it (a run replaces
     /// it at most a few times).
-    public static func update(message: String) {
+    package static func update(message: String) {
         let bytes = Array(message.utf8)
         let buffer = UnsafeMutableRawPointer.allocate(
             byteCount: MemoryLayout<Int>.size + bytes.count, alignment: MemoryLayout<Int>.alignment)
@@ -74,7 +74,7 @@ public enum Watchdog {
 
     /// Disarms the deadline. Returns false when it has already passed: the expiry then owns
     /// the outcome, and the caller must print nothing and wait for it (``awaitExpiry()``).
-    public static func finish() -> Bool {
+    package static func finish() -> Bool {
         guard claimed.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
         else { return false }
         var off = itimerval()
@@ -87,7 +87,7 @@ public enum Watchdog {
     }
 
     /// Waits for an expiry that is under way (on another thread) to end the process.
-    public static func awaitExpiry() -> Never {
+    package static func awaitExpiry() -> Never {
         while true { pause() }
     }
 

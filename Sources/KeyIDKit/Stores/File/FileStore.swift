@@ -16,14 +16,14 @@ import Glibc
 /// The directory is created 0700 when missing. A directory or file that is a symbolic link,
 /// belongs to another user or (the directory) is open to others is refused with
 /// ``KeyIDError/Failure/fileBackend(_:)`` (exit 8), as are failed system calls.
-public final class FileStore: SecretStore {
+package final class FileStore: SecretStore {
     /// The directory holding the files.
-    public let directory: String
+    package let directory: String
     private let now: () -> UInt64
     private var opened: ItemDirectory?
 
     /// Opens the directory lazily, on the first call; `now` gives created and modified times.
-    public init(directory: String, now: @escaping () -> UInt64 = { UInt64(max(0, time(nil))) }) {
+    package init(directory: String, now: @escaping () -> UInt64 = { UInt64(max(0, time(nil))) }) {
         var path = directory
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         self.directory = path
@@ -36,7 +36,7 @@ public final class FileStore: SecretStore {
 
     /// Where the files live: `<state home>/keyid`, else `/var/lib/keyid` for root, else
     /// `<home>/.local/state/keyid` (each given only when it is an absolute path).
-    public static func directory(stateHome: String?, home: String?) throws(KeyIDError) -> String {
+    package static func directory(stateHome: String?, home: String?) throws(KeyIDError) -> String {
         if let stateHome { return stateHome + "/keyid" }
         if geteuid() == 0 { return "/var/lib/keyid" }
         if let home { return home + "/.local/state/keyid" }
@@ -45,7 +45,7 @@ public final class FileStore: SecretStore {
 
     // MARK: SecretStore
 
-    public func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+    package func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
         guard let files = try existingDirectory(),
             let item = try readItem(FileNames.fileName(for: key), key: key, in: files, details: details)
         else { return [] }
@@ -54,7 +54,7 @@ public final class FileStore: SecretStore {
 
     /// Every item file in the directory, or those of one service. Files whose names are
     /// not item names, and temporary files, are left out.
-    public func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+    package func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
         guard let files = try existingDirectory() else { return [] }
         var items: [StoredItem] = []
         for name in try files.entryNames() {
@@ -68,7 +68,7 @@ public final class FileStore: SecretStore {
         return items
     }
 
-    public func add(_ id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError) {
+    package func add(_ id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError) {
         let files = try directoryCreatingIfNeeded()
         files.removeStaleTemporaries(now: now())
         let time = now()
@@ -80,7 +80,7 @@ public final class FileStore: SecretStore {
     }
 
     /// Rewrites the item's file once, with the new value and keyid's attributes.
-    public func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?)
+    package func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?)
         throws(KeyIDError)
     {
         let name = try fileName(of: item)
@@ -105,7 +105,7 @@ public final class FileStore: SecretStore {
         try files.write(record.serialized(), to: name, unlessTaken: nil)
     }
 
-    public func delete(_ item: StoredItem) throws(KeyIDError) {
+    package func delete(_ item: StoredItem) throws(KeyIDError) {
         let name = try fileName(of: item)
         try existingDirectory()?.remove(name)
     }
@@ -184,7 +184,7 @@ public final class FileStore: SecretStore {
 }
 
 extension FileStore: Diagnosable {
-    public func diagnose(_ report: (Check) -> Void) {
+    package func diagnose(_ report: (Check) -> Void) {
         do throws(KeyIDError) {
             // The directory stays open: the store keeps it for its later calls.
             guard try existingDirectory() != nil else {

@@ -1,6 +1,6 @@
 /// `keyid doctor`'s checks of the session bus, the provider and the default keyring.
 extension SecretServiceStore: Diagnosable {
-    public func diagnose(_ report: (Check) -> Void) {
+    package func diagnose(_ report: (Check) -> Void) {
         let connection: LibSecretConnection
         do {
             connection = try self.connection()

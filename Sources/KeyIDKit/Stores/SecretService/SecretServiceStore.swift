@@ -7,7 +7,7 @@
 /// items are created with `replace = false` and updated in place
 /// with `Item.SetSecret`. What differs between providers is handled in
 /// `SecretServiceStore+Providers.swift`.
-public final class SecretServiceStore: SecretStore {
+package final class SecretServiceStore: SecretStore {
     static let serviceInterface = "org.freedesktop.Secret.Service"
     static let itemInterface = "org.freedesktop.Secret.Item"
     static let propertiesInterface = "org.freedesktop.DBus.Properties"
@@ -29,10 +29,10 @@ public final class SecretServiceStore: SecretStore {
     var target: String?
     /// Called with `true` before the provider is asked to show a prompt (an unlock dialog),
     /// which may wait for a person, and with `false` once it is over.
-    public var prompting: ((Bool) -> Void)?
+    package var prompting: ((Bool) -> Void)?
 
     /// Connects lazily, on the first call that needs the service, to the bus `bus` finds.
-    public init(
+    package init(
         allowPrompt: Bool, collection: String? = nil, timeout: Duration = .seconds(30),
         bus: @escaping () throws(KeyIDError) -> SessionBus
     ) {
@@ -42,7 +42,7 @@ public final class SecretServiceStore: SecretStore {
         self.locateBus = bus
     }
 
-    public func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+    package func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
         let found = try search(key.attributes, details: details, what: "the ID for \(key)")
         guard details.contains(.everyName) || found.isEmpty else { return found }
         // Python keyring names the account `username`: what `keyring set` stored is an item
@@ -66,7 +66,7 @@ public final class SecretServiceStore: SecretStore {
     /// writes it too, so that `keyring get SERVICE ACCOUNT` finds keyid's IDs.
     static let pythonKeyringAccount = "username"
 
-    public func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+    package func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
         let wanted = [ItemKey.markerAttribute] + (service.map { [(ItemKey.serviceAttribute, $0)] } ?? [])
         return try search(
             wanted, details: details.union(.metadata),
@@ -123,7 +123,7 @@ public final class SecretServiceStore: SecretStore {
         return items
     }
 
-    public func add(_ id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError) {
+    package func add(_ id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError) {
         let collection = try targetCollection()
         if Self.isTemporary(collection) { throw .unavailable(.temporaryKeyring(describeCollection(collection))) }
         let session = try openSession()
@@ -161,7 +161,7 @@ public final class SecretServiceStore: SecretStore {
         }
     }
 
-    public func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?)
+    package func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?)
         throws(KeyIDError)
     {
         if item.isTemporary {
@@ -185,7 +185,7 @@ public final class SecretServiceStore: SecretStore {
         }
     }
 
-    public func delete(_ item: StoredItem) throws(KeyIDError) {
+    package func delete(_ item: StoredItem) throws(KeyIDError) {
         let reply = try request(item.handle, Self.itemInterface, "Delete", [])
         try confirmDeletion(of: item, prompt: reply.first?.text ?? "/")
     }
@@ -205,7 +205,7 @@ public final class SecretServiceStore: SecretStore {
             [.string(Self.itemInterface), .string("Attributes"), .variant(.stringDictionary(attributes))])
     }
 
-    public func reconnect(after error: KeyIDError) -> Bool {
+    package func reconnect(after error: KeyIDError) -> Bool {
         guard case .failed(.keyring(let failure)) = error, failure.meansLostConnection else { return false }
         opened = nil
         session = nil
