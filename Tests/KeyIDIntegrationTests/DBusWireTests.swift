@@ -97,7 +97,9 @@ struct DBusWireTests {
         let results = try connection.call([Self.openPlainSession, Self.search(attributes())])
         #expect(results.count == 2)
         let session = try results[0].get()
-        #expect(session.first == .variant(.string("")))
+        // The plain algorithm's output is empty: "" from gnome-keyring and KeePassXC, an empty
+        // `ay` from KWallet.
+        #expect(session.first == .variant(.string("")) || session.first == .variant(.bytes([])))
         #expect(session.last?.text?.hasPrefix("/org/freedesktop/secrets/session/") == true)
         #expect(try results[1].get() == [.array(elementType: "o", []), .array(elementType: "o", [])])
     }
@@ -105,7 +107,10 @@ struct DBusWireTests {
     @Test("an item created in a plain session reads back, bytes and attributes, on a new connection")
     func createAndRead() throws {
         let attributes = attributes()
-        let secret: [UInt8] = Array("11111111-1111-4111-8111-111111111111".utf8) + [0, 0xFF, 0x80]
+        // KWallet and KeePassXC keep secrets as text (KWallet ends one at a NUL, KeePassXC
+        // replaces bytes that are not UTF-8); gnome-keyring keeps any bytes.
+        let tail: [UInt8] = TestEnvironment.provider == .gnomeKeyring ? [0, 0xFF, 0x80] : Array("-ü".utf8)
+        let secret = Array("11111111-1111-4111-8111-111111111111".utf8) + tail
         let item = try Self.createItem(
             try DBusConnection.open(address: address, timeout: Self.timeout), attributes: attributes, secret: secret)
 
