@@ -280,7 +280,8 @@ final class DBusConnection {
                 }
                 return nil
             }
-            let line = String(decoding: incoming[consumed..<end], as: UTF8.self)
+            let lineEnd = end > consumed && incoming[end - 1] == UInt8(ascii: "\r") ? end - 1 : end
+            let line = String(decoding: incoming[consumed..<lineEnd], as: UTF8.self)
             consumed = end + 1
             guard line.hasPrefix("OK ") else { throw .rejected(String(line.prefix(80))) }
             authenticated = true

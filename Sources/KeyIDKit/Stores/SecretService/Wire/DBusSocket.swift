@@ -13,6 +13,8 @@ final class DBusSocket {
     }
 
     private let descriptor: Int32
+    /// Where each read lands before it is appended to the caller's buffer.
+    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 8)
 
     private init(descriptor: Int32) {
         self.descriptor = descriptor
@@ -20,6 +22,7 @@ final class DBusSocket {
 
     deinit {
         close(descriptor)
+        scratch.deallocate()
     }
 
     /// Connects to `socket`, waiting at most `timeout` for a full listen queue to make room.
@@ -79,20 +82,18 @@ final class DBusSocket {
     /// Appends what arrives next to `buffer`, waiting until `deadline` (without limit when
     /// it is `nil`) for something to arrive.
     func receive(into buffer: inout [UInt8], deadline: ContinuousClock.Instant?) throws(Problem) {
-        let chunk = 65_536
         while true {
-            let start = buffer.count
-            buffer.append(contentsOf: repeatElement(0, count: chunk))
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress! + start, chunk, 0) }
-            let code = errno
-            buffer.removeLast(count > 0 ? chunk - count : chunk)
-            if count > 0 { return }
+            let count = recv(descriptor, scratch.baseAddress, scratch.count, 0)
+            if count > 0 {
+                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
+                return
+            }
             if count == 0 { throw .closed }
-            switch code {
+            switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: try wait(for: Int16(POLLIN), until: deadline)
             case ECONNRESET, EPIPE: throw .closed
-            default: throw .failed(code)
+            case let code: throw .failed(code)
             }
         }
     }
