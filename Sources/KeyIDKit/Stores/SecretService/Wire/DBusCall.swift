@@ -1,0 +1,18 @@
+/// One method call to send over a ``DBusConnection``: by default to the Secret Service.
+struct DBusCall: Equatable, Sendable {
+    /// The bus name that receives the call; `nil` sends it to the peer of the connection.
+    var destination: String? = "org.freedesktop.secrets"
+    /// The object called. Address a collection by the path `Service.ReadAlias` gives, not
+    /// by `/org/freedesktop/secrets/aliases/…`: gnome-keyring 42 rewrites alias paths on its
+    /// D-Bus worker thread while its main thread replaces (and frees) the alias table's
+    /// entry whenever a new client connects, so with many clients connecting an alias path
+    /// now and then becomes a garbled one, answered with UnknownMethod
+    /// (`daemon/dbus/gkd-secret-service.c`: `rewrite_default_alias`, `update_default`).
+    var path: String
+    var interface: String
+    var member: String
+    var arguments: [DBusValue] = []
+
+    /// The name failures give the call, e.g. `org.freedesktop.Secret.Service.SearchItems`.
+    var operation: String { interface + "." + member }
+}
