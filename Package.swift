@@ -9,13 +9,7 @@ let package = Package(
         .library(name: "KeyIDKit", targets: ["KeyIDKit"]),
     ],
     targets: [
-        // libsecret's C surface, loaded at run time (see Sources/CLibSecret/shim.h);
-        // Tests/Harness/shim-check.c holds it to the installed libsecret-1-dev headers.
-        .systemLibrary(name: "CLibSecret"),
-        .target(
-            name: "KeyIDKit",
-            dependencies: ["CLibSecret"]
-        ),
+        .target(name: "KeyIDKit"),
         .executableTarget(
             name: "keyid",
             dependencies: ["KeyIDKit"]

@@ -24,12 +24,12 @@ if [ "${1-}" = --build-only ]; then
     shift
 fi
 targets=${*:-ArgumentsFuzzer DeviceIDFuzzer FileRecordFuzzer JSONTextFuzzer}
-flags="-swift-version 6 -O -g -sanitize=fuzzer,address -package-name keyid -I $root/Sources/CLibSecret"
+flags="-swift-version 6 -O -g -sanitize=fuzzer,address -package-name keyid"
 
 mkdir -p "$out/crashes"
 cd "$out"
 # KeyIDKit again only when one of its sources is newer than the last build of it.
-if [ ! -f KeyIDKit.o ] || [ -n "$(find "$root/Sources/KeyIDKit" "$root/Sources/CLibSecret" -newer KeyIDKit.o -print -quit)" ]; then
+if [ ! -f KeyIDKit.o ] || [ -n "$(find "$root/Sources/KeyIDKit" -newer KeyIDKit.o -print -quit)" ]; then
     echo "== KeyIDKit with -sanitize=fuzzer,address" >&2
     # shellcheck disable=SC2046,SC2086
     "$swiftc" $flags -parse-as-library -enable-testing -module-name KeyIDKit -wmo -c -o KeyIDKit.o \

@@ -37,8 +37,8 @@ for sanitizer in "$@"; do
     # keyid writes its reports here also when it runs as another user (--user).
     chmod 1777 "$reports"
     echo "== the tests with --sanitize=$sanitizer" >&2
-    # - fast_unwind_on_malloc=0: GLib has no frame pointers; without it a leak's stack stops
-    #   at g_malloc, and no suppression could tell libsecret's leaks from keyid's.
+    # - fast_unwind_on_malloc=0: the C libraries the tests load have no frame pointers;
+    #   without it a leak's stack stops at their malloc.
     # - atexit_sleep_ms=0: ThreadSanitizer otherwise sleeps a second in every exit of a
     #   process with threads, and the tests time keyid's runs.
     # - SWIFT_BACKTRACE: Swift's crash backtracer reads the stack in a way AddressSanitizer

@@ -72,7 +72,11 @@ struct InstallTests {
         let ldd = try runProgram("/usr/bin/ldd", [binary])
         #expect(!ldd.stdout.contains("swift"))
         #expect(!ldd.stdout.contains("libstdc++"))
-        #expect(!ldd.stdout.contains("libsecret"), "libsecret is loaded on first use, not at start-up")
+        #expect(!ldd.stdout.contains("libsecret") && !ldd.stdout.contains("libglib"), "\(ldd.stdout)")
+        // Nor later: keyid speaks D-Bus itself, and names no library to load.
+        let binaryText = try Data(contentsOf: URL(fileURLWithPath: binary))
+        #expect(binaryText.range(of: Data("libsecret-1.so".utf8)) == nil)
+        #expect(binaryText.range(of: Data("libgio-2.0.so".utf8)) == nil)
         // Hide the toolchain's libraries and run it.
         let hidden = try runProgram(
             "/usr/bin/unshare",

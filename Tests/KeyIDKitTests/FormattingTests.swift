@@ -50,7 +50,7 @@ struct FormattingTests {
     }
 
     @Test(
-        "libsecret failures map onto outcomes",
+        "Secret Service failures map onto outcomes",
         arguments: [
             ("g-io-error-quark", 24, 6), ("g-dbus-error-quark", 12, 6), ("g-io-error-quark", 0, 5),
             ("g-io-error-quark", 1, 5), ("g-io-error-quark", 39, 5), ("g-io-error-quark", 13, 5),

@@ -7,7 +7,7 @@ extension Tag {
     @Tag static var unit: Self
     /// Commands run in process against the in-memory store.
     @Tag static var command: Self
-    /// The libsecret store against a real Secret Service provider.
+    /// The Secret Service store against a real provider.
     @Tag static var integration: Self
     /// The built binary against a real Secret Service provider.
     @Tag static var endToEnd: Self

@@ -110,7 +110,8 @@ package struct Settings: Equatable, Sendable {
         return (fallback, nil)
     }
 
-    /// libsecret hangs on an unknown `SECRET_BACKEND`; refuse it before any call.
+    /// libsecret (and so `secret-tool`) hangs on an unknown `SECRET_BACKEND`; keyid, which
+    /// shares the setting with them, refuses one before any call.
     static func checkSecretBackend(_ environment: ProcessEnvironment) throws(KeyIDError) {
         guard let backend = try environment.value(.secretBackend) else { return }
         guard backend == "service" || backend == "file" else {

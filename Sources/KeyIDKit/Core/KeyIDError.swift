@@ -29,8 +29,6 @@ public enum KeyIDError: Error, Equatable, Sendable {
         case noProvider
         /// The provider has no default keyring (no `default` alias).
         case noDefaultKeyring
-        /// libsecret itself could not be loaded; the payload says why.
-        case noLibrary(String)
         /// No collection has this alias or label; the payload lists those there are.
         case noSuchCollection(String, available: [String])
         /// The ID would be written to a keyring the provider keeps only in memory: it would
@@ -98,8 +96,6 @@ public enum KeyIDError: Error, Equatable, Sendable {
         case .unavailable(.noDefaultKeyring):
             return
                 "the Secret Service has no default keyring; create one (for example with Seahorse) or start gnome-keyring-daemon --unlock"
-        case .unavailable(.noLibrary(let detail)):
-            return "cannot load libsecret (\(detail)); install the libsecret-1-0 package"
         case .unavailable(.noSuchCollection(let name, let available)):
             return
                 "the Secret Service has no keyring with the alias or label '\(DisplayText.escaped(name))'; it has "

@@ -1,8 +1,8 @@
 import Glibc
 
-/// The session bus keyid talks to, and how it was found. keyid finds the bus itself and hands
-/// GDBus a concrete address, so that GLib never autolaunches one (with `DISPLAY` set, GLib
-/// would run `dbus-launch`, leaving a new dbus-daemon and a second keyring behind).
+/// The session bus keyid talks to, and how it was found. keyid finds the bus itself and
+/// connects to that address only: it never autolaunches a bus (as GLib would with `DISPLAY`
+/// set, running `dbus-launch` and leaving a new dbus-daemon and a second keyring behind).
 package struct SessionBus: Equatable, Sendable {
     /// A D-Bus address, such as `unix:path=/run/user/1000/bus`.
     package var address: String
@@ -36,11 +36,5 @@ package struct SessionBus: Equatable, Sendable {
     /// Whether an address would make GLib start a bus of its own (an `autolaunch:` entry).
     package static func autolaunches(_ address: String) -> Bool {
         address.split(separator: ";").contains { $0.hasPrefix("autolaunch:") }
-    }
-
-    /// Points GDBus at this bus: the session bus address libsecret connects to is read from
-    /// the process environment, and nowhere else.
-    func export() {
-        POSIX.setEnvironment(SystemVariable.sessionBus.rawValue, address)
     }
 }

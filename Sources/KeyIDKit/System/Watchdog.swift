@@ -1,12 +1,12 @@
 import Glibc
 import Synchronization
 
-/// Bounds a whole run in time. A cancellable D-Bus call is not enough: an unanswered
-/// unlock prompt or a stalled daemon can block libsecret indefinitely, so a real-time timer
-/// raises SIGALRM when the deadline passes and the signal ends the process, whatever it is
-/// blocked in. A timer rather than a thread: arming it is one system call, where a thread
-/// costs a clone, a stack, and cross-CPU TLB flushes for every later change to the
-/// process's mappings (loading libsecret makes dozens).
+/// Bounds a whole command run in time. Each D-Bus call has its own bound, but a run is more
+/// than its calls (the lock, the user database, a file system that hangs), so a real-time
+/// timer raises SIGALRM when the deadline passes and the signal ends the process, whatever
+/// it is blocked in. A timer rather than a thread: arming it is one system call, where a
+/// thread costs a clone and a stack. Only the command arms it: the library
+/// (``DeviceIDs``) bounds its calls and leaves signals to its host.
 ///
 /// A handler cannot run while the process sits in a wait that only a fatal signal ends (a
 /// hung NFS or FUSE file system), nor finish if standard error is a pipe nobody reads: a

@@ -1,5 +1,5 @@
-/// A D-Bus value as Swift sees it: what the Secret Service store sends and receives,
-/// converted to and from GVariant in one place (``LibSecretConnection``).
+/// A D-Bus value as Swift sees it: what the Secret Service store sends and receives, written
+/// to and read from the wire in one place (`Wire/`).
 indirect enum DBusValue: Equatable, Sendable {
     case string(String)
     case objectPath(String)
@@ -43,6 +43,15 @@ indirect enum DBusValue: Equatable, Sendable {
         return values.compactMap { entry in
             guard case .dictEntry(let key, let value) = entry else { return nil }
             return (key, value)
+        }
+    }
+
+    /// The paths in an array of object paths (`ao`); empty for anything else.
+    var objectPaths: [String] {
+        guard case .array(_, let values) = self else { return [] }
+        return values.compactMap { value in
+            guard case .objectPath(let path) = value else { return nil }
+            return path
         }
     }
 

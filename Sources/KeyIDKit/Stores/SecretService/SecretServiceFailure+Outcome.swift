@@ -25,7 +25,6 @@ enum GErrorCode {
 
     static let secretIsLocked: Int32 = 2  // SECRET_ERROR_IS_LOCKED
 
-    static let ioClosed: Int32 = 18  // G_IO_ERROR_CLOSED: the bus closed the connection
     /// The Secret Service's answer to a session it does not know: one another instance of
     /// the provider opened. libsecret gives it no code of its own; it keeps its D-Bus name.
     static let noSession = "org.freedesktop.Secret.Error.NoSession"
@@ -52,10 +51,12 @@ extension SecretServiceFailure {
     }
 
     /// The user-facing outcome this failure stands for (the error space measured on
-    /// libsecret 0.20.5, GLib 2.74 and gnome-keyring 42.1).
+    /// libsecret 0.20.5, GLib 2.74 and gnome-keyring 42.1, which keyid's own D-Bus client
+    /// reproduces: see `Wire/DBusFailure.swift`).
     var outcome: KeyIDError {
         switch (domain, code) {
-        case (GErrorCode.ioDomain, GErrorCode.ioTimedOut), (GErrorCode.dbusDomain, GErrorCode.dbusTimeout):
+        case (GErrorCode.ioDomain, GErrorCode.ioTimedOut), (GErrorCode.dbusDomain, GErrorCode.dbusTimeout),
+            (GErrorCode.dbusDomain, GErrorCode.dbusTimedOut):
             return .timedOut("the Secret Service did not answer in time (\(operation): \(message))")
         case (GErrorCode.ioDomain, GErrorCode.ioFailed), (GErrorCode.ioDomain, GErrorCode.ioNotFound),
             (GErrorCode.ioDomain, GErrorCode.ioInvalidArgument), (GErrorCode.ioDomain, GErrorCode.ioPermissionDenied),

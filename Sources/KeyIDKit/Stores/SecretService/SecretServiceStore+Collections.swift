@@ -32,10 +32,7 @@ extension SecretServiceStore {
 
     private func resolveCollection() throws(KeyIDError) -> String {
         let name = collection ?? "default"
-        let connection = try connection()
-        if let path = try mapped({ () throws(SecretServiceFailure) in try connection.readAlias(name) }) {
-            return path
-        }
+        if let path = try readAlias(name) { return path }
         guard collection != nil else { throw .unavailable(.noDefaultKeyring) }
         let all = try collections()
         if let match = all.first(where: { $0.path.hasSuffix("/" + name) }) ?? all.first(where: { $0.label == name }) {

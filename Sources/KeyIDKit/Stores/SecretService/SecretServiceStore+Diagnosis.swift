@@ -1,26 +1,30 @@
 /// `keyid doctor`'s checks of the session bus, the provider and the default keyring.
 extension SecretServiceStore: Diagnosable {
     package func diagnose(_ report: (Check) -> Void) {
-        let connection: LibSecretConnection
+        // The first call carries the connection's authentication: a failure of the
+        // connection itself is the bus's; a failed call, the provider's.
+        let owner: Result<[DBusValue], SecretServiceFailure>
         do {
-            connection = try self.connection()
+            owner = try requests([
+                DBusCall(
+                    destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                    interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
+                    arguments: [.string("org.freedesktop.secrets")])
+            ])[0]
         } catch {
-            if case .unavailable(.noLibrary) = error { return report(.fail("libsecret", error)) }
             return report(.fail("session bus", error))
         }
         report(
             .ok(
                 "session bus",
                 bus.map { "\(DisplayText.escaped($0.address)) (\(DisplayText.escaped($0.source)))" } ?? "connected"))
-        do {
-            let reply = try connection.call(
-                "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID",
-                [.string("org.freedesktop.secrets")], destination: "org.freedesktop.DBus")
+        switch owner {
+        case .success(let reply):
             guard case .uint32(let pid) = reply.first else {
                 return report(.fail("secret service", .unavailable(.noProvider)))
             }
             report(.ok("secret service", Self.providerName(pid: pid)))
-        } catch {
+        case .failure(let error):
             return report(.fail("secret service", error.outcome))
         }
         let name = collection.map { "keyring '\(DisplayText.escaped($0))'" } ?? "default keyring"

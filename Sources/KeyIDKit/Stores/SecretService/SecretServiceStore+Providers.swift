@@ -3,15 +3,16 @@ extension SecretServiceStore {
     /// Finishes a `CreateItem` whose reply named `prompt`. KeePassXC answers every
     /// CreateItem with item "/" and a prompt that stores it; a dismissed one stored nothing.
     func completeCreation(prompt: String, key: ItemKey) throws(KeyIDError) {
-        if prompt != "/", try runPrompt(prompt) == nil {
+        guard prompt != "/" else { return }
+        guard case .objectPath(let path)? = try runPrompt(prompt), path != "/" else {
             throw .locked("the ID for \(key) was not stored: the keyring's prompt was dismissed")
         }
     }
 
     /// Finishes a `Delete` whose reply named `prompt`. KeePassXC answers every Delete with a
     /// prompt, which asks for confirmation when its "confirm deletion" option is on (its
-    /// default). A dismissed prompt completes much like a confirmed one (libsecret's own
-    /// delete reports it as a deletion), so look whether the item is still there.
+    /// default). Whether the prompt was dismissed or not, look whether the item is still
+    /// there: that is what counts.
     func confirmDeletion(of item: StoredItem, prompt: String) throws(KeyIDError) {
         guard prompt != "/" else { return }
         _ = try runPrompt(prompt)
@@ -34,14 +35,15 @@ extension SecretServiceStore {
 
     /// Whether the item is still there: its object still answers.
     private func exists(_ item: StoredItem) throws(KeyIDError) -> Bool {
-        let connection = try connection()
-        do {
-            _ = try connection.call(
-                item.handle, Self.propertiesInterface, "Get", [.string(Self.itemInterface), .string("Locked")])
-            return true
-        } catch {
-            if error.isNoSuchObject { return false }
-            throw error.outcome
+        let reply = try requests([
+            DBusCall(
+                path: item.handle, interface: Self.propertiesInterface, member: "Get",
+                arguments: [.string(Self.itemInterface), .string("Locked")])
+        ])[0]
+        switch reply {
+        case .success: return true
+        case .failure(let error) where error.isNoSuchObject: return false
+        case .failure(let error): throw error.outcome
         }
     }
 }

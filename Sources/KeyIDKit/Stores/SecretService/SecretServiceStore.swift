@@ -1,14 +1,19 @@
-/// The freedesktop Secret Service, over D-Bus through libsecret (``LibSecretConnection``).
+/// The freedesktop Secret Service, over one D-Bus connection of its own
+/// (``DBusConnection``).
 ///
 /// Items are looked up with a NULL schema by exactly `service` and `account`, as
 /// `secret-tool` does. Searches never unlock as a side effect: locked matches are unlocked
 /// explicitly (which may prompt) only when prompting is allowed, and are otherwise reported
-/// as locked. Values travel in a `plain` Secret Service session (see doc/PERFORMANCE.md);
-/// items are created with `replace = false` and updated in place
-/// with `Item.SetSecret`. What differs between providers is handled in
+/// as locked. Values travel in a `plain` Secret Service session (see doc/PERFORMANCE.md),
+/// opened once a connection; calls that do not depend on each other are sent together, so a
+/// read is two round trips: `OpenSession` with `SearchItems`, then `GetSecrets` with the
+/// attributes. Items are created with `replace = false` and updated in place with
+/// `Item.SetSecret`. What differs between providers is handled in
 /// `SecretServiceStore+Providers.swift`.
 package final class SecretServiceStore: SecretStore {
+    static let servicePath = "/org/freedesktop/secrets"
     static let serviceInterface = "org.freedesktop.Secret.Service"
+    static let promptInterface = "org.freedesktop.Secret.Prompt"
     static let itemInterface = "org.freedesktop.Secret.Item"
     static let propertiesInterface = "org.freedesktop.DBus.Properties"
 
@@ -23,7 +28,7 @@ package final class SecretServiceStore: SecretStore {
     private let locateBus: () throws(KeyIDError) -> SessionBus
     /// The bus the store connected to, once it has.
     private(set) var bus: SessionBus?
-    private var opened: LibSecretConnection?
+    private var opened: DBusConnection?
     private var session: String?
     /// The collection IDs are written to, once resolved (see ``targetCollection()``).
     var target: String?
@@ -77,16 +82,26 @@ package final class SecretServiceStore: SecretStore {
     private func search(_ wanted: [(String, String)], details: LookupDetails, what: String) throws(KeyIDError)
         -> [StoredItem]
     {
-        let connection = try connection()
         var paths: [String]
         if let collection {
             paths = try searchCollection(wanted, named: collection, what: what)
         } else {
-            let found = try mapped { () throws(SecretServiceFailure) in try connection.search(wanted) }
-            paths = found.unlocked
-            if !found.locked.isEmpty {
-                try unlock(found.locked, what: "the keyring holding \(what)")
-                paths += found.locked
+            // The session is opened with the search: the two go out together.
+            var calls = [
+                DBusCall(
+                    path: Self.servicePath, interface: Self.serviceInterface, member: "SearchItems",
+                    arguments: [.stringDictionary(Dictionary(wanted, uniquingKeysWith: { _, last in last }))])
+            ]
+            let opensSession = details.contains(.secrets) && session == nil
+            if opensSession { calls.append(openSessionCall) }
+            let replies = try requests(calls)
+            let found = try mapped { () throws(SecretServiceFailure) in try replies[0].get() }
+            if opensSession { try sessionOpened(replies[1]) }
+            paths = found.first?.objectPaths ?? []
+            let locked = found.count > 1 ? found[1].objectPaths : []
+            if !locked.isEmpty {
+                try unlock(locked, what: "the keyring holding \(what)")
+                paths += locked
             } else if paths.isEmpty, try unlockDefaultCollectionIfLocked(what) {
                 // Some providers cannot search a locked keyring: look again now that it is open.
                 return try search(wanted, details: details, what: what)
@@ -97,8 +112,48 @@ package final class SecretServiceStore: SecretStore {
             item.isTemporary = Self.isTemporary(path)
             return item
         }
-        if details.contains(.secrets), !items.isEmpty {
-            let secrets = try self.secrets(for: paths)
+        guard !items.isEmpty else { return items }
+        try load(details, into: &items)
+        return items
+    }
+
+    /// Fetches what `details` asks for, for every item, in one batch of calls: the values
+    /// (`GetSecrets`), and all the properties (metadata, or more than one item: the
+    /// duplicate rule needs the times) or the attributes alone. One property rather than
+    /// `GetAll` where it is enough: gnome-keyring looks every property up separately, which
+    /// costs milliseconds each in a keyring of thousands of items.
+    private func load(_ details: LookupDetails, into items: inout [StoredItem]) throws(KeyIDError) {
+        var calls: [DBusCall] = []
+        if details.contains(.secrets) {
+            calls.append(
+                DBusCall(
+                    path: Self.servicePath, interface: Self.serviceInterface, member: "GetSecrets",
+                    arguments: [
+                        .array(elementType: "o", items.map { .objectPath($0.handle) }), .objectPath(try openSession()),
+                    ]))
+        }
+        let everything = details.contains(.metadata) || items.count > 1
+        if everything || details.contains(.attributes) {
+            for item in items {
+                calls.append(
+                    everything
+                        ? DBusCall(
+                            path: item.handle, interface: Self.propertiesInterface, member: "GetAll",
+                            arguments: [.string(Self.itemInterface)])
+                        : DBusCall(
+                            path: item.handle, interface: Self.propertiesInterface, member: "Get",
+                            arguments: [.string(Self.itemInterface), .string("Attributes")]))
+            }
+        }
+        guard !calls.isEmpty else { return }
+        var replies = try requests(calls)[...]
+        if details.contains(.secrets) {
+            let reply = try mapped { () throws(SecretServiceFailure) in try replies.removeFirst().get() }
+            var secrets: [String: [UInt8]] = [:]
+            for (path, secret) in reply.first?.entries ?? [] {
+                guard let path = path.text else { continue }
+                if case .bytes(let bytes) = secret[2] { secrets[path] = bytes } else { secrets[path] = [] }
+            }
             for index in items.indices {
                 guard let secret = secrets[items[index].handle] else {
                     throw .keyring(
@@ -109,18 +164,14 @@ package final class SecretServiceStore: SecretStore {
                 items[index].secret = secret
             }
         }
-        if details.contains(.metadata) || items.count > 1 {
-            for index in items.indices {
-                try loadMetadata(&items[index])
-            }
-        } else if details.contains(.attributes) {
-            // One property, not GetAll: gnome-keyring looks every property up separately,
-            // which costs milliseconds each in a keyring of thousands of items.
-            for index in items.indices {
-                items[index].attributes = try itemProperty(items[index].handle, "Attributes").stringDictionary
+        for index in items.indices where !replies.isEmpty {
+            let reply = try mapped { () throws(SecretServiceFailure) in try replies.removeFirst().get() }
+            if everything {
+                Self.apply(reply.first, to: &items[index])
+            } else {
+                items[index].attributes = reply.first?[0]?.stringDictionary
             }
         }
-        return items
     }
 
     package func add(_ id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError) {
@@ -138,14 +189,17 @@ package final class SecretServiceStore: SecretStore {
         let arguments: [DBusValue] = [
             properties, .plainSecret(Array(id.uuidString.utf8), session: session), .boolean(false),
         ]
-        let connection = try connection()
         var attempt = 0
         while true {
             attempt += 1
             let reply: [DBusValue]
-            do {
-                reply = try connection.call(collection, Self.collectionInterface, "CreateItem", arguments)
-            } catch {
+            switch try requests([
+                DBusCall(
+                    path: collection, interface: Self.collectionInterface, member: "CreateItem", arguments: arguments)
+            ])[0] {
+            case .success(let values):
+                reply = values
+            case .failure(let error):
                 if error.isNoSuchObject {
                     // No object answers at the default alias: the provider has no default keyring.
                     throw .unavailable(.noDefaultKeyring)
@@ -215,15 +269,28 @@ package final class SecretServiceStore: SecretStore {
 
     // MARK: - Steps
 
-    /// The connection, opened on first use.
-    func connection() throws(KeyIDError) -> LibSecretConnection {
-        if let opened { return opened }
+    /// The connection, opened on first use, and again when the bus closed it (then with a new
+    /// session: a session belongs to the connection that opened it).
+    func connection() throws(KeyIDError) -> DBusConnection {
+        if let opened, opened.isOpen { return opened }
+        session = nil
         let bus = try locateBus()
         self.bus = bus
-        bus.export()
-        let connection = try LibSecretConnection.open()
-        opened = connection
-        return connection
+        do {
+            let connection = try DBusConnection.open(address: bus.address, timeout: timeout)
+            opened = connection
+            return connection
+        } catch {
+            // Nothing is sent yet: any failure here means there is no usable session bus.
+            throw .unavailable(.noBus(error.message))
+        }
+    }
+
+    /// Sends `calls` together and waits for every reply; a failure of the connection is
+    /// thrown, a failed call is its own result.
+    func requests(_ calls: [DBusCall]) throws(KeyIDError) -> [Result<[DBusValue], SecretServiceFailure>] {
+        let connection = try connection()
+        return try mapped { () throws(SecretServiceFailure) in try connection.call(calls) }
     }
 
     /// Runs a connection call, mapping its failure onto the outcome users see.
@@ -235,75 +302,35 @@ package final class SecretServiceStore: SecretStore {
         }
     }
 
-    /// Calls a method (see ``LibSecretConnection/call(_:_:_:_:destination:)``) with its
-    /// failure mapped onto the outcome users see.
+    /// Calls a method on the object at `path` (the service when `nil`) and returns the
+    /// reply's values, with a failure mapped onto the outcome users see.
     func request(_ path: String?, _ interface: String, _ method: String, _ arguments: [DBusValue])
         throws(KeyIDError) -> [DBusValue]
     {
         let connection = try connection()
         return try mapped { () throws(SecretServiceFailure) in
-            try connection.call(path, interface, method, arguments)
+            try connection.call(
+                DBusCall(path: path ?? Self.servicePath, interface: interface, member: method, arguments: arguments))
         }
     }
 
-    /// Opens (once) a `plain` session for moving values; returns its object path.
+    /// Opens (once a connection) a `plain` session for moving values; returns its object path.
     private func openSession() throws(KeyIDError) -> String {
         if let session { return session }
-        let reply = try request(nil, Self.serviceInterface, "OpenSession", [.string("plain"), .variant(.string(""))])
-        let path = reply.count > 1 ? reply[1].text ?? "/" : "/"
-        session = path
-        return path
+        try sessionOpened(try requests([openSessionCall])[0])
+        return session ?? "/"
     }
 
-    /// Unlocks `paths`, which may show a prompt; throws ``KeyIDError/locked(_:)`` when
-    /// prompting is not allowed or the prompt did not unlock them all.
-    func unlock(_ paths: [String], what: String) throws(KeyIDError) {
-        guard allowPrompt else {
-            throw .locked("\(what) is locked; unlock it, or run without --no-prompt to be asked for its password")
-        }
-        let connection = try connection()
-        prompting?(true)
-        defer { prompting?(false) }
-        let count = try mapped { () throws(SecretServiceFailure) in try connection.unlock(paths) }
-        if count < paths.count {
-            throw .locked(
-                "\(what) is locked and was not unlocked (the unlock prompt was dismissed or could not be shown)")
-        }
+    private var openSessionCall: DBusCall {
+        DBusCall(
+            path: Self.servicePath, interface: Self.serviceInterface, member: "OpenSession",
+            arguments: [.string("plain"), .variant(.string(""))])
     }
 
-    /// A search that found nothing proves nothing while the default keyring is locked.
-    /// Unlocks it (returning true) when prompting is allowed; otherwise reports it locked.
-    private func unlockDefaultCollectionIfLocked(_ what: String) throws(KeyIDError) -> Bool {
-        let connection = try connection()
-        let collection = try mapped { () throws(SecretServiceFailure) in try connection.collection(alias: "default") }
-        guard let collection, collection.locked else { return false }
-        try unlock([collection.path], what: "the default keyring, which may hold \(what),")
-        return true
-    }
-
-    /// Runs a prompt the provider returned. Returns the object path it completed with (what
-    /// CreateItem's prompt gives), or nil when it gave none or was dismissed.
-    func runPrompt(_ prompt: String) throws(KeyIDError) -> String? {
-        let connection = try connection()
-        prompting?(true)
-        defer { prompting?(false) }
-        let result = try mapped { () throws(SecretServiceFailure) in try connection.prompt(prompt) }
-        guard case .objectPath(let path) = result, path != "/" else { return nil }
-        return path
-    }
-
-    /// `GetSecrets` in the plain session: item path to value.
-    private func secrets(for paths: [String]) throws(KeyIDError) -> [String: [UInt8]] {
-        let session = try openSession()
-        let reply = try request(
-            nil, Self.serviceInterface, "GetSecrets",
-            [.array(elementType: "o", paths.map(DBusValue.objectPath)), .objectPath(session)])
-        var result: [String: [UInt8]] = [:]
-        for (path, secret) in reply.first?.entries ?? [] {
-            guard let path = path.text else { continue }
-            if case .bytes(let bytes) = secret[2] { result[path] = bytes } else { result[path] = [] }
-        }
-        return result
+    /// Keeps the session `OpenSession` answered with.
+    private func sessionOpened(_ reply: Result<[DBusValue], SecretServiceFailure>) throws(KeyIDError) {
+        let values = try mapped { () throws(SecretServiceFailure) in try reply.get() }
+        session = values.count > 1 ? values[1].text ?? "/" : "/"
     }
 
     /// Label, times and attributes of an item, in one `Properties.GetAll` call.
