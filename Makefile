@@ -17,8 +17,7 @@ FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 # checkout (-file-prefix-map), its debug information names no clang module cache (whose
 # folder names hash the checkout's path), and the compiler's per-object .swift_modhash
 # sections are left out (packaging/release-link.ld): two checkouts of one commit build the
-# same binary. It carries no RUNPATH: with the runtime linked in it needs none, and $ORIGIN
-# would make the dlopen of libsecret look first in the binary's own directory.
+# same binary. It carries no RUNPATH: with the runtime linked in it needs none.
 STATIC_CXX = .build/static-libstdcxx/libstdc++.a
 STARTUP_ORDER = $(CURDIR)/bench/startup.order
 RELEASE_LINK_SCRIPT = $(CURDIR)/packaging/release-link.ld
@@ -65,13 +64,12 @@ run:
 	@scripts/run.sh $(RELEASE_BIN)
 
 ## make test: every tier against a real gnome-keyring in a private D-Bus session, then the
-## keyring tiers (libsecret store, end to end, reliability) against each of $(PROVIDERS), then
+## keyring tiers (the store, end to end, reliability, the library) against each of $(PROVIDERS), then
 ## the package check.
 PROVIDERS ?= kwallet keepassxc
 PROVIDER_SUITES = SecretServiceStoreTests|EndToEndTests|ReliabilityTests|CollectionTests|LibraryTests
 test:
 	@scripts/install-deps.sh test
-	cc -fsyntax-only -Wall -Werror $$(pkg-config --cflags libsecret-1) Tests/Harness/shim-check.c
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --package-path examples/swift-package --scratch-path $(CURDIR)/.build/example
 	$(MAKE) --no-print-directory release

@@ -137,10 +137,10 @@ check_control() {
     )
     depends=$(dpkg-deb -f "$deb" Depends)
     expect "Depends" "libc6 (>= $needed)" "$depends" &&
-        expect "Recommends" "libsecret-1-0" "$(dpkg-deb -f "$deb" Recommends)" &&
+        expect "Recommends" "" "$(dpkg-deb -f "$deb" Recommends)" &&
         expect "Suggests" "gnome-keyring | keepassxc | libkf5wallet-bin" "$(dpkg-deb -f "$deb" Suggests)"
 }
-check "control: Depends on the glibc the binary needs (2.36 for DT_RELR), Recommends libsecret" check_control
+check "control: Depends on the glibc the binary needs (2.36 for DT_RELR) and nothing else, Recommends nothing" check_control
 
 check_tarball() {
     local wanted got
@@ -182,15 +182,13 @@ grep -qx 'VERSION_CODENAME=bookworm' /etc/os-release || die "the root is made fr
 
 # What the root holds: Debian's minimal base, man-db and bash-completion, and (downloaded,
 # not installed) what the checks install later, so that they run without a network:
-# libsecret-1-0 with its recommendations, as apt pulls it for keyid (mmdebstrap turns
-# recommendations off while it works), and gnome-keyring, dbus and secret-tool for the Secret
-# Service check.
+# gnome-keyring and dbus for the Secret Service check, and secret-tool to read what keyid
+# stored.
 # shellcheck disable=SC2016,SC2054 # the hooks expand $1 in mmdebstrap; --include takes commas
 root_recipe=(
     --mode=root --variant=minbase --include=man-db,bash-completion
     --skip=cleanup/apt/lists,cleanup/apt/cache
     --customize-hook='chroot "$1" apt-get clean'
-    --customize-hook='chroot "$1" apt-get install --yes --download-only -o APT::Install-Recommends=true libsecret-1-0'
     --customize-hook='chroot "$1" apt-get install --yes --download-only --no-install-recommends dbus gnome-keyring libsecret-tools'
 )
 key=$({ printf '%s\n' "$suite" "${root_recipe[@]}"; cat "${sources[@]}"; } | sha256sum | cut -c1-16)
@@ -255,33 +253,30 @@ check "a fresh Debian 12 root without keyid, libsecret or Swift ($root_note)" ch
 
 uuid='^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'
 
-check_without_recommends() {
-    apt_quiet "install --no-install-recommends ./root/check/${deb##*/}" || return 1
+check_without_bus() {
+    apt_quiet "install ./root/check/${deb##*/}" || return 1
     in_root '
         set -e
-        ! dpkg-query -W -f "\${db:Status-Status}" libsecret-1-0 2>/dev/null | grep -qx installed
         KEYID_STATE=$(mktemp -d)
         XDG_STATE_HOME=$KEYID_STATE keyid --backend file get --create | grep -Eq "$1"
         status=0
         DBUS_SESSION_BUS_ADDRESS=unix:path=/run/no-bus keyid get --no-prompt --timeout 5 2>/tmp/err || status=$?
         [ "$status" -eq 5 ] || { echo "keyid get exited $status, not 5"; cat /tmp/err; exit 1; }
-        grep -q "install the libsecret-1-0 package" /tmp/err || { cat /tmp/err; exit 1; }
+        grep -q "no D-Bus session bus" /tmp/err || { cat /tmp/err; exit 1; }
         rm -rf "$KEYID_STATE"' "$uuid" || return 1
     apt_quiet "purge keyid"
 }
-check "without Recommends: no libsecret, the file backend works, keyid get says to install libsecret-1-0 (exit 5)" \
-    check_without_recommends
+check "without a Secret Service: the file backend works, keyid get says there is no bus (exit 5)" check_without_bus
 
 check_install() {
     apt_quiet "install ./root/check/${deb##*/}" || return 1
-    in_root 'dpkg-query -W -f "\${db:Status-Status} \${Version}\n" keyid libsecret-1-0 && apt-mark showauto libsecret-1-0' \
+    in_root 'dpkg-query -W -f "\${db:Status-Status} \${Version}\n" keyid; dpkg-query -W -f "\${db:Status-Status}\n" libsecret-1-0 libglib2.0-0 2>/dev/null | grep -c "^installed" || true' \
         >"$scratch/installed" || { cat "$scratch/installed"; return 1; }
-    expect "keyid and libsecret-1-0 installed, libsecret-1-0 automatically" \
+    expect "keyid installed, and neither libsecret nor GLib" \
         "installed $version
-installed
-libsecret-1-0" "$(sed 's/^installed 0\.20.*/installed/' "$scratch/installed")"
+0" "$(cat "$scratch/installed")"
 }
-check "apt-get install ./${deb##*/} succeeds and pulls libsecret-1-0 by itself" check_install
+check "apt-get install ./${deb##*/} succeeds and pulls in nothing (no libsecret, no GLib)" check_install
 
 check_version() { expect "keyid --version" "keyid $upstream" "$(in_root 'keyid --version')"; }
 check "keyid --version prints keyid $upstream" check_version
@@ -344,10 +339,16 @@ chmod 0755 "$root/root/check/with-keyring"
 
 check_secret_service() {
     local out first
-    apt_quiet "install --no-install-recommends dbus gnome-keyring libsecret-tools" || return 1
+    # keyid speaks D-Bus itself: gnome-keyring and dbus are all it needs (no libsecret here
+    # until secret-tool comes to read what it stored).
+    apt_quiet "install --no-install-recommends dbus gnome-keyring" || return 1
+    in_root '! dpkg-query -W -f "\${db:Status-Status}" libsecret-1-0 2>/dev/null | grep -qx installed' ||
+        { echo "libsecret-1-0 is installed"; return 1; }
     out=$(in_root '/root/check/with-keyring sh -c "
         keyid get --create --no-prompt --timeout 10
-        keyid get --create --no-prompt --timeout 10
+        keyid get --create --no-prompt --timeout 10"') || { echo "$out"; return 1; }
+    apt_quiet "install --no-install-recommends libsecret-tools" || return 1
+    out=$out$'\n'$(in_root '/root/check/with-keyring sh -c "
         secret-tool lookup service keyid account device-id; echo
         secret-tool search --all service keyid account device-id 2>&1 | grep -c \"^\[/\""') ||
         { echo "$out"; return 1; }
@@ -360,7 +361,7 @@ $first
 1" "$out" || return 1
     printf '%s\n' "$first" >"$scratch/keyring-id"
 }
-check "with dbus and gnome-keyring: keyid get --create twice prints one ID and leaves one item" \
+check "with dbus and gnome-keyring, no libsecret: keyid get --create twice prints one ID; secret-tool reads it, one item" \
     check_secret_service
 
 check_purge() {

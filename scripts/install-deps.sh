@@ -3,7 +3,7 @@
 #   install-deps.sh build|run|test|sanitize|bench|order|package
 set -eu
 
-build="libsecret-1-dev pkg-config g++ make"
+build="g++ make"
 runtime="gnome-keyring dbus dbus-bin dbus-daemon libsecret-tools"
 test="python3-dbus python3-gi bash-completion zsh fish groff-base strace valgrind"
 bench="time python3-dbus python3-venv"
