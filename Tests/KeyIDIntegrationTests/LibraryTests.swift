@@ -126,6 +126,38 @@ struct LibraryTests {
         #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
     }
 
+    @Test("one connection and one session serve every call of an instance", .enabled(if: TestEnvironment.binary != nil))
+    func oneConnection() throws {
+        let outcome = try inSession(
+            "unlocked",
+            """
+            dbus-monitor --session "type='method_call',interface='org.freedesktop.Secret.Service',member='OpenSession'" >monitor 2>&1 &
+            monitor=$!
+            sleep 0.5
+            mkfifo go
+            "$PROBE" repeat 50 repeated device-id <go >out &
+            probe=$!
+            exec 3>go
+            tries=0; until [ -s out ] || [ $tries -gt 1000 ]; do sleep 0.01; tries=$((tries + 1)); done
+            bus() { dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus "org.freedesktop.DBus.$@"; }
+            connections=0
+            for name in $(bus ListNames | tr ' ' '\\n' | grep '^:'); do
+              [ "$(bus GetConnectionUnixProcessID string:$name 2>/dev/null | awk '{print $2}')" = "$probe" ] &&
+                connections=$((connections + 1))
+            done
+            echo >&3; exec 3>&-
+            wait $probe
+            sleep 0.2; kill $monitor
+            cat out
+            echo "connections=$connections"
+            echo "sessions=$(grep -c 'member=OpenSession' monitor)"
+            """, environment: ["PROBE": Self.probe])
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        #expect(UUID(uuidString: lines.first ?? "") != nil, "\(outcome.stdout)\(outcome.stderr)")
+        #expect(lines.contains("connections=1"), "\(lines)")
+        #expect(lines.contains("sessions=1"), "\(lines)")
+    }
+
     @Test(
         "a stalled provider: a call ends with 'timed out' within about its timeout",
         .enabled(if: TestEnvironment.binary != nil))

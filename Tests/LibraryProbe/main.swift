@@ -9,6 +9,7 @@ import KeyIDKit
 //   keyid-library-probe race THREADS SERVICE ACCOUNT       one instance, THREADS threads
 //   keyid-library-probe instances THREADS SERVICE ACCOUNT  one instance per thread
 //   keyid-library-probe hold SERVICE ACCOUNT               getOrCreate, wait for a line, get
+//   keyid-library-probe repeat N SERVICE ACCOUNT           getOrCreate, N gets, wait for a line
 //   keyid-library-probe get SERVICE ACCOUNT MILLISECONDS   one get with that timeout
 //   keyid-library-probe quiet SERVICE ACCOUNT              every operation; prints nothing
 //
@@ -87,6 +88,16 @@ case "hold":
     line(describe { () throws(KeyIDError) in try ids.getOrCreate(service: service, account: account) })
     _ = readLine()
     line(describe { () throws(KeyIDError) in try ids.get(service: service, account: account) })
+case "repeat":
+    let count = Int(arguments[1]) ?? 10
+    let (service, account) = (arguments[2], arguments[3])
+    let ids = try DeviceIDs()
+    let first = describe { () throws(KeyIDError) in try ids.getOrCreate(service: service, account: account) }
+    let all = (0..<count).map { _ in
+        describe { () throws(KeyIDError) in try ids.get(service: service, account: account) }
+    }
+    line(all.allSatisfy { $0 == first } ? first : "different: \(all)")
+    _ = readLine()
 case "get":
     let (service, account) = (arguments[1], arguments[2])
     let milliseconds = Int(arguments[3]) ?? 1000
