@@ -5,12 +5,20 @@ Run inside a private keyring session (make bench does that). For each pair of co
 alternates them run by run, times each with a monotonic clock around posix_spawn/wait4,
 measures the peak resident set of each command in separate runs under GNU time (wait4's
 rusage after posix_spawn reports the spawning Python process's own peak), and prints one
-Markdown table of medians and ratios.
+Markdown table of medians and ratios. The get/lookup rows also run the floor (bench/floor.c:
+the fewest round trips a process can make to read a secret, on sd-bus).
 
-  bench.py KEYID [--runs N] [--python-keyring DIR] [--json FILE]
+A second table times gets in process: keyid-bench-loop (KeyIDKit, bench/LibraryLoop) and
+bench/secretstorage-loop.py (Python SecretStorage, as it is used and with the two calls a get
+needs) each make GETS gets on one connection; the programs are alternated for ROUNDS rounds,
+and the figures are over all the gets of each.
+
+  bench.py KEYID [--runs N] [--items N] [--floor PROGRAM] [--library-loop PROGRAM]
+           [--python-keyring DIR] [--rounds ROUNDS] [--gets GETS] [--json FILE]
 """
 import argparse
 import json
+import math
 import os
 import platform
 import statistics
@@ -100,6 +108,32 @@ def compare(cases, runs, warmup=3):
     return cases
 
 
+class Loop:
+    """An in-process loop program; its samples in microseconds, from every round."""
+
+    def __init__(self, name, argv):
+        self.name, self.argv, self.samples = name, argv, []
+
+    def once(self):
+        result = subprocess.run(self.argv, stdout=subprocess.PIPE, check=True)
+        figures = json.loads(result.stdout)
+        self.samples.extend(figures["samples_us"])
+        self.calls_per_get = figures.get("calls_per_get")
+
+    def figure(self, name):
+        ordered = sorted(self.samples)
+        return {"median": statistics.median(ordered), "p90": ordered[math.ceil(0.9 * len(ordered)) - 1],
+                "mean": statistics.fmean(ordered)}[name]
+
+
+def alternate(loops, rounds):
+    """Run the loops in turn, `rounds` times: A B C A B C ..."""
+    for _ in range(rounds):
+        for loop in loops:
+            loop.once()
+    return loops
+
+
 def populate(count):
     """Add unrelated items to the in-memory session collection, behind everyone's back."""
     import dbus
@@ -126,7 +160,11 @@ def main():
     parser.add_argument("keyid")
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--items", type=int, default=10000)
+    parser.add_argument("--floor", help="bench/floor.c, built")
+    parser.add_argument("--library-loop", help="keyid-bench-loop, built")
     parser.add_argument("--python-keyring", help="a virtualenv with keyring and secretstorage")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the in-process loops")
+    parser.add_argument("--gets", type=int, default=1000, help="gets per in-process loop and round")
     parser.add_argument("--json", help="also write the figures here")
     args = parser.parse_args()
     keyid = args.keyid
@@ -143,25 +181,44 @@ def main():
     def recreate():
         run_quiet([keyid, "get", "--create"] + s)
 
-    rows = []
+    rows, loop_rows = [], []
 
-    def row(label, mine, theirs, third=None):
-        rows.append((label, mine, theirs, third))
+    def row(label, mine, theirs, floor=None, third=None):
+        rows.append((label, mine, theirs, floor, third))
 
-    python_keyring = None
+    python_keyring = python = None
     if args.python_keyring:
         python_keyring = os.path.join(args.python_keyring, "bin", "keyring")
+        python = os.path.join(args.python_keyring, "bin", "python")
         run_quiet([python_keyring, "set", SERVICE, ACCOUNT], stdin=b"0f8fad5b-d9cb-469f-a165-70867728950e\n")
 
-    def lookup_cases():
+    def lookup_row(label):
         cases = [Case("keyid get", [keyid, "get"] + s),
                  Case("secret-tool lookup", ["secret-tool", "lookup"] + attrs)]
+        floor = third = None
+        if args.floor:
+            floor = Case("bench-floor", [args.floor, SERVICE, ACCOUNT])
+            cases.append(floor)
         if python_keyring:
-            cases.append(Case("keyring get", [python_keyring, "get", SERVICE, ACCOUNT]))
-        return cases
+            third = Case("keyring get", [python_keyring, "get", SERVICE, ACCOUNT])
+            cases.append(third)
+        compare(cases, runs)
+        row(label, cases[0], cases[1], floor, third)
 
-    cases = compare(lookup_cases(), runs)
-    row("get / lookup (1 item)", *cases)
+    def loop_row(label):
+        if not args.library_loop:
+            return
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "secretstorage-loop.py")
+        gets = str(args.gets)
+        loops = [Loop("KeyIDKit", [args.library_loop, SERVICE, ACCOUNT, gets])]
+        if python:
+            loops += [Loop("SecretStorage", [python, script, SERVICE, ACCOUNT, gets]),
+                      Loop("SecretStorage GetSecrets",
+                           [python, script, "--lean", SERVICE, ACCOUNT, gets])]
+        loop_rows.append((label, alternate(loops, args.rounds)))
+
+    lookup_row("get / lookup (1 item)")
+    loop_row("1 item")
     cases = compare([Case("keyid rotate", [keyid, "rotate"] + s),
                      Case("secret-tool store", ["secret-tool", "store", "--label", "bench"] + attrs,
                           stdin_path=id_file)], runs)
@@ -174,20 +231,30 @@ def main():
     row("--version / /bin/true", *cases)
     if args.items:
         populate(args.items)
-        cases = compare(lookup_cases(), runs)
-        row(f"get / lookup ({args.items:,} more items)", *cases)
+        lookup_row(f"get / lookup ({args.items:,} more items)")
+        loop_row(f"{args.items:,} more items")
 
+    floor = bool(args.floor)
     lines = ["| operation | keyid median | peer median | ratio | keyid peak RSS | peer peak RSS |"
+             + (" floor median | floor ratio | floor peak RSS |" if floor else "")
              + (" Python keyring median | Python keyring peak RSS |" if python_keyring else ""),
-             "|---|---:|---:|---:|---:|---:|" + ("---:|---:|" if python_keyring else "")]
+             "|---|---:|---:|---:|---:|---:|" + ("---:|---:|---:|" if floor else "")
+             + ("---:|---:|" if python_keyring else "")]
     figures = []
-    for label, mine, theirs, third in rows:
+    for label, mine, theirs, bottom, third in rows:
         ratio = mine.median_ms / theirs.median_ms
         line = (f"| {label} | {mine.median_ms:.2f} ms | {theirs.median_ms:.2f} ms | {ratio:.2f} | "
                 f"{mine.rss_mib:.1f} MiB | {theirs.rss_mib:.1f} MiB |")
         entry = {"operation": label, "keyid_ms": mine.median_ms, "peer": theirs.name,
                  "peer_ms": theirs.median_ms, "ratio": ratio, "keyid_rss_mib": mine.rss_mib,
                  "peer_rss_mib": theirs.rss_mib}
+        if floor:
+            if bottom:
+                floor_ratio = bottom.median_ms / theirs.median_ms
+                line += f" {bottom.median_ms:.2f} ms | {floor_ratio:.2f} | {bottom.rss_mib:.1f} MiB |"
+                entry.update(floor_ms=bottom.median_ms, floor_ratio=floor_ratio, floor_rss_mib=bottom.rss_mib)
+            else:
+                line += " | | |"
         if python_keyring:
             if third:
                 line += f" {third.median_ms:.2f} ms | {third.rss_mib:.1f} MiB |"
@@ -199,10 +266,41 @@ def main():
     print(f"{runs} alternating runs per command; {platform.machine()}, {os.cpu_count()} cores, "
           f"{platform.freedesktop_os_release().get('PRETTY_NAME', 'Linux')}, gnome-keyring in a private session\n")
     print("\n".join(lines))
+
+    if loop_rows:
+        names = [loop.name for loop in loop_rows[0][1]]
+        header = (f"| in process: {args.gets:,} gets on one instance | KeyIDKit median | KeyIDKit p90 "
+                  "| KeyIDKit mean |")
+        rule = "|---|---:|---:|---:|"
+        for loop in loop_rows[0][1][1:]:
+            header += f" {loop.name} median ({loop.calls_per_get} calls) | ratio |"
+            rule += "---:|---:|"
+        lines = [header + " target: KeyIDKit median ≤ 1 ms |", rule + "---|"]
+        for label, loops in loop_rows:
+            mine = loops[0]
+            line = (f"| {label} | {mine.figure('median'):.0f} µs | {mine.figure('p90'):.0f} µs | "
+                    f"{mine.figure('mean'):.0f} µs |")
+            entry = {"operation": f"in process: {args.gets:,} gets on one instance ({label})",
+                     "rounds": args.rounds, "gets_per_round": args.gets}
+            for loop in loops:
+                key = {"KeyIDKit": "keyidkit", "SecretStorage": "secretstorage"}.get(loop.name, "secretstorage_lean")
+                entry.update({f"{key}_{name}_us": loop.figure(name) for name in ("median", "p90", "mean")})
+                if loop is not mine:
+                    ratio = mine.figure("median") / loop.figure("median")
+                    line += f" {loop.figure('median'):.0f} µs | {ratio:.2f} |"
+                    entry[f"{key}_calls_per_get"] = loop.calls_per_get
+                    entry[f"keyidkit_{key}_ratio"] = ratio
+            met = mine.figure("median") <= 1000
+            line += " met |" if met else " not met |"
+            entry["target_met"] = met
+            lines.append(line)
+            figures.append(entry)
+        print(f"\n{args.gets:,} gets per program and round, {args.rounds} rounds alternating "
+              f"{', '.join(names)}; figures over all {args.gets * args.rounds:,} gets of each\n")
+        print("\n".join(lines))
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(figures, handle, indent=2)
-
 
 if __name__ == "__main__":
     main()
