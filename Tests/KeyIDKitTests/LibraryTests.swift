@@ -128,10 +128,28 @@ struct LibraryUnitTests {
         #expect(store.reconnections == 2)
     }
 
+    @Test("a connection lost after a write is not retried: the write is not made twice, the error is the caller's")
+    func noRetryAfterWrite() throws {
+        let store = MemoryStore()
+        let ids = ids(store)
+        store.loseConnectionAfterNextWrite = true
+        #expect(throws: MemoryStore.closedConnection) { try ids.create(service: key.service, account: key.account) }
+        #expect(store.reconnections == 0)
+        #expect(store.entries.count == 1)
+        let stored = try ids.get(service: key.service, account: key.account)
+        store.loseConnectionAfterNextWrite = true
+        #expect(throws: MemoryStore.closedConnection) { try ids.delete(service: key.service, account: key.account) }
+        #expect(store.entries.isEmpty)
+        #expect(store.reconnections == 0)
+        _ = stored
+    }
+
     @Test("options out of range are usage errors")
     func options() {
         #expect(throws: KeyIDError.self) { try DeviceIDs(options: .init(timeout: .zero)) }
         #expect(throws: KeyIDError.self) { try DeviceIDs(options: .init(collection: "")) }
+        #expect(throws: KeyIDError.self) { try DeviceIDs(options: .init(timeout: .seconds(Int64.max))) }
+        #expect(throws: Never.self) { try DeviceIDs(options: .init(timeout: .seconds(86_400))) }
         #expect(throws: Never.self) { try DeviceIDs(backend: .file(directory: "/nonexistent/keyid")) }
     }
 

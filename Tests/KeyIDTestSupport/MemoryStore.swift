@@ -24,6 +24,15 @@ package final class MemoryStore: SecretStore {
     /// How many times the connection is lost, as when the provider restarts: until the
     /// store reconnects, every call fails as a call with a forgotten session does.
     package var connectionLosses = 0
+    /// When set, the next write is carried out and then fails as a connection the bus closed
+    /// does: the caller cannot know whether it was done.
+    package var loseConnectionAfterNextWrite = false
+    /// The failure of a write whose connection closed under it.
+    package static let closedConnection = KeyIDError.keyring(
+        SecretServiceFailure(
+            operation: "CreateItem", domain: "g-io-error-quark", code: 18,
+            message: "the connection was closed"))
+    private var changed = false
     /// How many times ``reconnect(after:)`` opened the connection again.
     package private(set) var reconnections = 0
     /// The failure of a call while the connection is lost.
@@ -60,6 +69,15 @@ package final class MemoryStore: SecretStore {
     package func add(_ id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError) {
         try check()
         insert(attributes: key.storedAttributes(binding: binding), secret: Array(id.uuidString.utf8), label: key.label)
+        try wrote()
+    }
+
+    /// After a write: the connection lost under it, when asked for.
+    private func wrote() throws(KeyIDError) {
+        changed = true
+        guard loseConnectionAfterNextWrite else { return }
+        loseConnectionAfterNextWrite = false
+        throw Self.closedConnection
     }
 
     package func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?)
@@ -73,11 +91,13 @@ package final class MemoryStore: SecretStore {
         entries[item.handle]?.secret = Array(id.uuidString.utf8)
         entries[item.handle]?.modified = now
         entries[item.handle]?.attributes.merge(key.storedAttributes(binding: binding)) { _, new in new }
+        try wrote()
     }
 
     package func delete(_ item: StoredItem) throws(KeyIDError) {
         try check()
         entries[item.handle] = nil
+        try wrote()
     }
 
     private func search(_ wanted: [(String, String)], _ details: LookupDetails) -> [StoredItem] {
@@ -88,7 +108,15 @@ package final class MemoryStore: SecretStore {
         }
     }
 
+    package func beginOperation() { changed = false }
+
+    /// As the Secret Service store decides: a refused session always, a closed connection
+    /// only when nothing was written since ``beginOperation()``.
     package func reconnect(after error: KeyIDError) -> Bool {
+        if error == Self.closedConnection, !changed {
+            reconnections += 1
+            return true
+        }
         guard connectionLosses > 0, error == Self.lostConnection else { return false }
         connectionLosses -= 1
         reconnections += 1

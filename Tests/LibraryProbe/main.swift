@@ -34,7 +34,10 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> String) -> [St
     results.initialize(repeating: "")
     nonisolated(unsafe) let shared = results
     DispatchQueue.concurrentPerform(iterations: count) { index in shared[index] = body(index) }
-    defer { results.deallocate() }
+    defer {
+        results.deinitialize()
+        results.deallocate()
+    }
     return Array(results)
 }
 
@@ -62,7 +65,8 @@ func documentedUsage() throws {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 3 else {
+let needed = ["race": 4, "instances": 4, "repeat": 4, "get": 4, "hold": 3, "quiet": 3]
+guard let command = arguments.first, let count = needed[command], arguments.count >= count else {
     line("usage: keyid-library-probe race|instances|hold|get|quiet ...")
     exit(2)
 }

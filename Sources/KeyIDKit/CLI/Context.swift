@@ -41,7 +41,7 @@ package struct Context {
         self.actAs = actAs
     }
 
-    /// The real process: standard streams, the process environment, libsecret, the lock
+    /// The real process: standard streams, the process environment, the Secret Service, the lock
     /// file under `$XDG_RUNTIME_DIR/keyid`, and the system's random numbers.
     package static func system(environment: ProcessEnvironment) -> Context {
         Context(
@@ -51,20 +51,16 @@ package struct Context {
             makeStore: { settings throws(KeyIDError) in
                 switch settings.backend {
                 case .secretService:
-                    let store = SecretServiceStore(
-                        allowPrompt: settings.allowPrompt, collection: settings.collection,
-                        timeout: .seconds(settings.timeout)
-                    ) {
-                        () throws(KeyIDError) in try Locations.sessionBus(environment)
-                    }
-                    store.prompting = { waiting in
+                    var options = settings.libraryOptions
+                    // The run's deadline message says what it was waiting for.
+                    options.promptObserver = { waiting in
                         let message =
                             waiting
                             ? KeyID.promptTimeoutMessage(settings.timeout)
                             : KeyID.timeoutMessage(settings.timeout, settings.backend)
                         Watchdog.update(message: "keyid: \(message)\n")
                     }
-                    return store
+                    return DeviceIDs.secretServiceStore(options, environment)
                 case .file: return FileStore(directory: try Locations.fileDirectory(environment))
                 }
             },
@@ -86,9 +82,7 @@ package struct Context {
     func deviceIDs(_ settings: Settings) -> DeviceIDs {
         let makeStore = self.makeStore
         return DeviceIDs(
-            options: DeviceIDs.Options(
-                allowsPrompt: settings.allowPrompt, timeout: .seconds(settings.timeout),
-                collection: settings.collection, onClone: settings.onClone),
+            options: settings.libraryOptions,
             store: { () throws(KeyIDError) in try makeStore(settings) }, serializer: serializer,
             generate: generateID, machineID: machineID)
     }

@@ -110,6 +110,12 @@ package struct Settings: Equatable, Sendable {
         return (fallback, nil)
     }
 
+    /// The library's options these settings stand for.
+    var libraryOptions: DeviceIDs.Options {
+        DeviceIDs.Options(
+            allowsPrompt: allowPrompt, timeout: .seconds(timeout), collection: collection, onClone: onClone)
+    }
+
     /// libsecret (and so `secret-tool`) hangs on an unknown `SECRET_BACKEND`; keyid, which
     /// shares the setting with them, refuses one before any call.
     static func checkSecretBackend(_ environment: ProcessEnvironment) throws(KeyIDError) {

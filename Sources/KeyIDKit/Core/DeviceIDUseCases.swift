@@ -8,7 +8,8 @@ public struct DeviceRecord: Equatable, Sendable {
     public var item: StoredItem
     /// How many other items matched the same service and account.
     public var duplicates: Int
-    /// Whether the item is bound to another machine (see ``MachineID/binding``).
+    /// Whether the item is bound to another machine: the keyed hash of the machine ID stored
+    /// beside it is not this machine's.
     public var cloned = false
 }
 

@@ -13,9 +13,9 @@ public enum IDFormat: String, CaseIterable, Sendable {
     case env
 
     /// The variable `--format env` assigns.
-    public static let environmentVariable = "KEYID_DEVICE_ID"
+    package static let environmentVariable = "KEYID_DEVICE_ID"
     /// One line per form, for help texts.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .uuid: return "lowercase 8-4-4-4-12 (default)"
         case .upper: return "uppercase 8-4-4-4-12"

@@ -52,13 +52,13 @@ public enum KeyIDError: Error, Equatable, Sendable {
     }
 
     /// ``failed(_:)`` for a Secret Service call.
-    public static func keyring(_ failure: SecretServiceFailure) -> KeyIDError { .failed(.keyring(failure)) }
+    package static func keyring(_ failure: SecretServiceFailure) -> KeyIDError { .failed(.keyring(failure)) }
     /// ``failed(_:)`` for the lock file.
-    public static func lockFile(_ message: String) -> KeyIDError { .failed(.lockFile(message)) }
+    package static func lockFile(_ message: String) -> KeyIDError { .failed(.lockFile(message)) }
     /// ``failed(_:)`` for the file backend.
-    public static func fileBackend(_ message: String) -> KeyIDError { .failed(.fileBackend(message)) }
+    package static func fileBackend(_ message: String) -> KeyIDError { .failed(.fileBackend(message)) }
     /// ``failed(_:)`` for the machine ID.
-    public static func machineID(_ message: String) -> KeyIDError { .failed(.machineID(message)) }
+    package static func machineID(_ message: String) -> KeyIDError { .failed(.machineID(message)) }
 
     /// The exit status this outcome ends a run with.
     public var status: ExitStatus {
@@ -131,7 +131,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
     case cloned = 9
 
     /// What the status means, in one line.
-    public var meaning: String {
+    package var meaning: String {
         switch self {
         case .success: return "success"
         case .notFound: return "no ID is stored"

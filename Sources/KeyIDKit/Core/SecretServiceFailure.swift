@@ -1,18 +1,23 @@
-/// A Secret Service call that failed, as libsecret or GDBus reported it: the raw material
-/// that the Secret Service store maps onto ``KeyIDError``.
+/// A Secret Service call that failed: what ``KeyIDError/Failure/keyring(_:)`` carries when no
+/// other outcome describes it.
+///
+/// Failures are classified as GLib classifies them (so that they read as libsecret's tools
+/// report the same failures): D-Bus errors the GDBus error table knows get its domain and
+/// code, the Secret Service's own libsecret's, transport failures GIO's I/O codes; any other
+/// D-Bus error keeps its name as the domain, with code 0.
 public struct SecretServiceFailure: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The call that failed, e.g. `secret_service_search_for_dbus_paths_sync` or
-    /// `org.freedesktop.Secret.Item.Delete`.
+    /// The call that failed, e.g. `org.freedesktop.Secret.Item.Delete`.
     public var operation: String
-    /// The GError domain, e.g. `g-dbus-error-quark`; empty when the call gave no GError.
+    /// The error's domain, e.g. `g-dbus-error-quark`, or a D-Bus error name; empty when
+    /// keyid itself found the reply wanting.
     public var domain: String
-    /// The GError code within its domain.
+    /// The code within the domain.
     public var code: Int32
-    /// The GError message.
+    /// The error's message.
     public var message: String
 
     /// A failure with the given parts.
-    public init(operation: String, domain: String, code: Int32, message: String) {
+    package init(operation: String, domain: String, code: Int32, message: String) {
         self.operation = operation
         self.domain = domain
         self.code = code

@@ -17,14 +17,14 @@ public struct StoredItem: Equatable, Sendable {
     }
     /// The item's service and account, when its attributes are known and name a valid key.
     public private(set) var key: ItemKey?
-    /// The machine binding stored beside the ID (see ``MachineID/binding``), if any.
+    /// The machine binding stored beside the ID (a keyed hash of the machine ID), if any.
     public private(set) var binding: String?
     /// Whether the item lives in a keyring the provider keeps only in memory, which is gone
     /// at logout.
     public var isTemporary = false
 
     /// An item with the given parts; ``key`` and ``binding`` are read from `attributes`.
-    public init(
+    package init(
         handle: String, secret: [UInt8]? = nil, label: String? = nil, created: UInt64? = nil,
         modified: UInt64? = nil, attributes: [String: String]? = nil
     ) {
@@ -85,12 +85,19 @@ package protocol SecretStore: AnyObject {
     func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError)
     /// Removes one item.
     func delete(_ item: StoredItem) throws(KeyIDError)
+    /// Marks the start of one use case: what ``reconnect(after:)`` says depends on what was
+    /// sent since.
+    func beginOperation()
     /// Whether `error` means the store's connection was lost (its provider restarted, its
-    /// bus went away); then the store has let go of it, and the next call opens a new one.
+    /// bus went away) before anything was changed since ``beginOperation()``, so that the
+    /// use case can run again from its start; then the store has let go of the connection,
+    /// and the next call opens a new one.
     func reconnect(after error: KeyIDError) -> Bool
 }
 
 extension SecretStore {
+    /// Stores without a connection have nothing to mark.
+    package func beginOperation() {}
     /// Stores without a connection never lose one.
     package func reconnect(after error: KeyIDError) -> Bool { false }
 }

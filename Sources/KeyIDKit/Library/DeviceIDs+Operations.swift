@@ -136,6 +136,7 @@ extension DeviceIDs {
 
     /// Checks, without changing anything, what the backend depends on (the bus, the
     /// provider, the keyring), handing each check to `report` as soon as it is known.
+    /// `report` runs while the instance is busy: it must not call the instance.
     public func diagnose(_ report: (Check) -> Void) throws(KeyIDError) {
         try inspect { store in (store as? any Diagnosable)?.diagnose(report) }
     }

@@ -9,16 +9,23 @@ import Synchronization
 /// ```
 ///
 /// One instance keeps one connection and one Secret Service session, opened on first use and
-/// reused by every call; when the provider restarts or the bus closes the connection, the
-/// next call opens them again once. Calls from many threads take turns; writes also take
-/// keyid's lock file, so the `keyid` command and other processes using this library never
-/// interleave their writes either: eight threads and a `keyid get --create` racing on an
-/// empty item leave one item, and all get its ID.
+/// reused by every call. When the provider restarted (and forgot the session) or the bus
+/// closed the connection, the call that finds out opens them again and runs once more, as
+/// long as nothing it sent could have changed the keyring; a write is never repeated. Calls
+/// from many threads take turns; writes also take keyid's lock file, so the `keyid` command
+/// and other processes using this library never interleave their writes either: eight threads
+/// and a `keyid get --create` racing on an empty item leave one item, and all get its ID.
 ///
 /// It is a quiet guest in a program: it installs no signal handler, never ends the process
 /// and writes nothing to standard output or error. Warnings (duplicates, an ID stored on
 /// another machine, a temporary keyring) come back as values, in ``Reading/warnings``. Every
-/// D-Bus call and every wait for the lock is bounded by ``Options/timeout``.
+/// wait (for a D-Bus reply, a prompt, keyid's lock) is bounded by ``Options/timeout``.
+///
+/// The session's variables (`DBUS_SESSION_BUS_ADDRESS`, `XDG_RUNTIME_DIR`, `HOME`, ...) are
+/// read when the instance is made; the machine ID from `/etc/machine-id`, once. An instance
+/// belongs to the process that made it: after `fork`, a child makes its own (one it inherited
+/// lets go of the parent's connection and opens another, but a lock another thread held at
+/// the fork stays held in the child).
 public final class DeviceIDs: Sendable {
     /// Where IDs are kept.
     public enum Backend: Sendable, Equatable {
@@ -37,8 +44,10 @@ public final class DeviceIDs: Sendable {
         /// provider shows a prompt). Off by default: then a locked keyring is
         /// ``KeyIDError/locked(_:)``, at once.
         public var allowsPrompt: Bool
-        /// The bound on each D-Bus call, on an unlock prompt, and on each wait for keyid's
-        /// lock. 30 seconds by default, as for `keyid`.
+        /// The bound on each wait: for the replies to a batch of D-Bus calls, for a prompt, for
+        /// keyid's lock. A call that needs several waits can take a multiple of it, and calls
+        /// from other threads wait their turn first. 30 seconds by default, as for `keyid`; at
+        /// most about 24 days.
         public var timeout: Duration
         /// The keyring to search and store in, by alias (`default`, `login`), the last part
         /// of its object path, or its label; `nil` (the default): search every keyring and
@@ -49,7 +58,8 @@ public final class DeviceIDs: Sendable {
         /// ``Warning/storedOnAnotherMachine``.
         public var onClone: ClonePolicy
         /// Called with `true` just before the provider is asked to show a prompt (which waits
-        /// for a person), and with `false` once it is over.
+        /// for a person), and with `false` once it is over. It runs while the instance is
+        /// busy: it must not call the instance.
         public var promptObserver: (@Sendable (Bool) -> Void)?
 
         /// Options with the given values; each defaults as described on its property.
@@ -74,19 +84,13 @@ public final class DeviceIDs: Sendable {
     /// range (a timeout that is not positive, an empty collection name).
     public convenience init(backend: Backend = .secretService, options: Options = Options()) throws(KeyIDError) {
         try Self.check(options)
-        let environment = ProcessEnvironment.current()
+        // The session's variables as they are now: later changes to the process environment
+        // (or another thread's setenv) do not reach the instance.
+        let environment = ProcessEnvironment.snapshot(of: SystemVariable.allCases.map(\.rawValue))
         let makeStore: () throws(KeyIDError) -> any SecretStore
         switch backend {
-        case .secretService:
-            makeStore = { () throws(KeyIDError) in
-                let store = SecretServiceStore(
-                    allowPrompt: options.allowsPrompt, collection: options.collection, timeout: options.timeout
-                ) { () throws(KeyIDError) in try Locations.sessionBus(environment) }
-                store.prompting = options.promptObserver
-                return store
-            }
-        case .file(let directory):
-            makeStore = { FileStore(directory: directory) }
+        case .secretService: makeStore = { Self.secretServiceStore(options, environment) }
+        case .file(let directory): makeStore = { FileStore(directory: directory) }
         }
         self.init(
             options: options, store: makeStore,
@@ -98,6 +102,18 @@ public final class DeviceIDs: Sendable {
                 return DeviceID.random(using: &generator)
             },
             machineID: { () throws(KeyIDError) in try MachineID.read(from: MachineID.defaultPath) })
+    }
+
+    /// The Secret Service store `options` describe, on the bus `environment` leads to: the
+    /// one both the library and the `keyid` command use.
+    package static func secretServiceStore(_ options: Options, _ environment: ProcessEnvironment)
+        -> SecretServiceStore
+    {
+        let store = SecretServiceStore(
+            allowPrompt: options.allowsPrompt, collection: options.collection, timeout: options.timeout
+        ) { () throws(KeyIDError) in try Locations.sessionBus(environment) }
+        store.prompting = options.promptObserver
+        return store
     }
 
     /// An instance over parts given by the caller: the `keyid` command (whose process
@@ -112,9 +128,12 @@ public final class DeviceIDs: Sendable {
             Parts(makeStore: store, serializer: serializer, generate: generate, readMachineID: machineID))
     }
 
+    /// The longest timeout: what `poll` can wait in one call (about 24 days).
+    static let longestTimeout = Duration.milliseconds(Int32.max)
+
     static func check(_ options: Options) throws(KeyIDError) {
-        guard options.timeout > .zero else {
-            throw .usage("the timeout must be more than zero, not \(options.timeout)")
+        guard options.timeout > .zero, options.timeout <= longestTimeout else {
+            throw .usage("the timeout must be more than zero and at most \(longestTimeout), not \(options.timeout)")
         }
         if let collection = options.collection, collection.isEmpty {
             throw .usage("the collection name is empty; leave it nil to use the default keyring")
@@ -170,15 +189,18 @@ public final class DeviceIDs: Sendable {
     }
 
     /// Runs `body` with the use cases, one call at a time. When the store's connection was
-    /// lost (see ``SecretStore/reconnect(after:)``) the store reconnects, and `body` runs
-    /// once more.
+    /// lost before anything was changed (see ``SecretStore/reconnect(after:)``), the store
+    /// reconnects and `body` runs once more; a write the provider may have carried out is
+    /// never repeated.
     func run<T: Sendable>(_ body: (DeviceIDUseCases) throws(KeyIDError) -> T) throws(KeyIDError) -> T {
         try state.withLock { (parts: inout Parts) throws(KeyIDError) -> T in
             let useCases = try parts.useCases()
+            parts.store?.beginOperation()
             do throws(KeyIDError) {
                 return try body(useCases)
             } catch {
                 guard parts.store?.reconnect(after: error) == true else { throw error }
+                parts.store?.beginOperation()
                 return try body(useCases)
             }
         }

@@ -67,7 +67,8 @@ enum POSIX {
     }
 
     /// Opens `/dev/null` in place of any of descriptors 0, 1 and 2 that is closed, so that no
-    /// descriptor opened later (by GLib, say) becomes standard output by accident.
+    /// descriptor opened later (the lock file, the bus socket) becomes standard output by
+    /// accident.
     static func reopenClosedStandardDescriptors() {
         for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
             let opened = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
@@ -78,8 +79,8 @@ enum POSIX {
         }
     }
 
-    /// Ends the process as a program whose reader went away ends: by SIGPIPE, which GDBus
-    /// ignores once loaded. Returns the shell's status for it if the signal cannot end it.
+    /// Ends the process as a program whose reader went away ends: by SIGPIPE, even when the
+    /// parent left it ignored. Returns the shell's status for it if the signal cannot end it.
     static func endOfBrokenPipe() -> Int32 {
         signal(SIGPIPE, SIG_DFL)
         var pipe = sigset_t()

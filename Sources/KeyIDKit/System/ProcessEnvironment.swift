@@ -25,6 +25,18 @@ package struct ProcessEnvironment: Sendable {
         ProcessEnvironment(source: .process)
     }
 
+    /// The named variables of the running process, read now: a table that later changes to
+    /// the environment do not reach.
+    package static func snapshot(of names: [String]) -> ProcessEnvironment {
+        var values: [String: String] = [:]
+        var malformed: Set<String> = []
+        for name in names {
+            guard let pointer = getenv(name) else { continue }
+            if let value = String(validatingCString: pointer) { values[name] = value } else { malformed.insert(name) }
+        }
+        return ProcessEnvironment(values, malformed: malformed)
+    }
+
     /// A variable's value; throws a usage error when it is set but not valid UTF-8, so that
     /// keyid refuses such a value rather than guess.
     package func value(_ name: String) throws(KeyIDError) -> String? {

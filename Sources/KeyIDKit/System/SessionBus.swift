@@ -33,7 +33,8 @@ package struct SessionBus: Equatable, Sendable {
         return out
     }
 
-    /// Whether an address would make GLib start a bus of its own (an `autolaunch:` entry).
+    /// Whether an address asks for a bus to be started (an `autolaunch:` entry, which GLib's
+    /// clients would follow); keyid refuses it.
     package static func autolaunches(_ address: String) -> Bool {
         address.split(separator: ";").contains { $0.hasPrefix("autolaunch:") }
     }

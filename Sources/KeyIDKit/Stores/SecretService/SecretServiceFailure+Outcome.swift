@@ -26,7 +26,7 @@ enum GErrorCode {
     static let secretIsLocked: Int32 = 2  // SECRET_ERROR_IS_LOCKED
 
     /// The Secret Service's answer to a session it does not know: one another instance of
-    /// the provider opened. libsecret gives it no code of its own; it keeps its D-Bus name.
+    /// the provider opened. GLib's tables give it no code of its own; it keeps its D-Bus name.
     static let noSession = "org.freedesktop.Secret.Error.NoSession"
 }
 
@@ -47,7 +47,6 @@ extension SecretServiceFailure {
     /// the provider restarted and no longer knows the session.
     var meansLostConnection: Bool {
         `is`(GErrorCode.ioDomain, GErrorCode.ioClosed) || domain == GErrorCode.noSession
-            || message.hasPrefix("GDBus.Error:" + GErrorCode.noSession + ":")
     }
 
     /// The user-facing outcome this failure stands for (the error space measured on

@@ -39,19 +39,29 @@ extension SecretServiceStore {
     /// timeout (a person may be asked for a password). Returns its result (for `CreateItem`,
     /// the new item's path), or `nil` when it was dismissed.
     func runPrompt(_ prompt: String) throws(KeyIDError) -> DBusValue? {
+        // Only the provider may say how its prompt ended: the signal must come from the
+        // connection that owns the Secret Service's name.
+        let owner = try request(
+            "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string("org.freedesktop.secrets")],
+            destination: "org.freedesktop.DBus"
+        ).first?.text
         let connection = try connection()
         prompting?(true)
         defer { prompting?(false) }
         let completed: [DBusValue]
         do {
             completed = try connection.waitForSignal(
-                path: prompt, interface: Self.promptInterface, member: "Completed", timeout: timeout
+                path: prompt, interface: Self.promptInterface, member: "Completed", from: owner, timeout: timeout
             ) { () throws(SecretServiceFailure) in
                 _ = try connection.call(
                     DBusCall(path: prompt, interface: Self.promptInterface, member: "Prompt", arguments: [.string("")]))
             }
         } catch {
             if error.is(GErrorCode.ioDomain, GErrorCode.ioTimedOut) {
+                // Never dismissed (cancelling a prompt can crash gnome-keyring 42.1): the
+                // connection is closed instead, and the provider withdraws the prompt of a
+                // client that went away.
+                dropConnection()
                 throw .timedOut("timed out after \(timeout) waiting for a prompt nobody answered")
             }
             throw error.outcome

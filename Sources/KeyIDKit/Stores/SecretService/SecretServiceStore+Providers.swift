@@ -34,7 +34,7 @@ extension SecretServiceStore {
     }
 
     /// Whether the item is still there: its object still answers.
-    private func exists(_ item: StoredItem) throws(KeyIDError) -> Bool {
+    func exists(_ item: StoredItem) throws(KeyIDError) -> Bool {
         let reply = try requests([
             DBusCall(
                 path: item.handle, interface: Self.propertiesInterface, member: "Get",

@@ -29,6 +29,10 @@ package final class SecretServiceStore: SecretStore {
     /// The bus the store connected to, once it has.
     private(set) var bus: SessionBus?
     private var opened: DBusConnection?
+    /// Whether a call that changes something was sent since ``beginOperation()``.
+    private var changed = false
+    /// Whether the provider has answered this connection (see ``introduce(_:)``).
+    private var introduced = false
     private var session: String?
     /// The collection IDs are written to, once resolved (see ``targetCollection()``).
     var target: String?
@@ -79,9 +83,9 @@ package final class SecretServiceStore: SecretStore {
     }
 
     /// Items whose attributes include `wanted`, unlocking (or reporting) locked ones.
-    private func search(_ wanted: [(String, String)], details: LookupDetails, what: String) throws(KeyIDError)
-        -> [StoredItem]
-    {
+    private func search(
+        _ wanted: [(String, String)], details: LookupDetails, what: String, afterUnlocking: Bool = false
+    ) throws(KeyIDError) -> [StoredItem] {
         var paths: [String]
         if let collection {
             paths = try searchCollection(wanted, named: collection, what: what)
@@ -95,16 +99,17 @@ package final class SecretServiceStore: SecretStore {
             let opensSession = details.contains(.secrets) && session == nil
             if opensSession { calls.append(openSessionCall) }
             let replies = try requests(calls)
-            let found = try mapped { () throws(SecretServiceFailure) in try replies[0].get() }
             if opensSession { try sessionOpened(replies[1]) }
+            let found = try mapped { () throws(SecretServiceFailure) in try replies[0].get() }
             paths = found.first?.objectPaths ?? []
             let locked = found.count > 1 ? found[1].objectPaths : []
             if !locked.isEmpty {
                 try unlock(locked, what: "the keyring holding \(what)")
                 paths += locked
-            } else if paths.isEmpty, try unlockDefaultCollectionIfLocked(what) {
-                // Some providers cannot search a locked keyring: look again now that it is open.
-                return try search(wanted, details: details, what: what)
+            } else if paths.isEmpty, !afterUnlocking, try unlockDefaultCollectionIfLocked(what) {
+                // Some providers cannot search a locked keyring: look again (once) now that it
+                // is open.
+                return try search(wanted, details: details, what: what, afterUnlocking: true)
             }
         }
         var items = paths.map { path in
@@ -115,63 +120,6 @@ package final class SecretServiceStore: SecretStore {
         guard !items.isEmpty else { return items }
         try load(details, into: &items)
         return items
-    }
-
-    /// Fetches what `details` asks for, for every item, in one batch of calls: the values
-    /// (`GetSecrets`), and all the properties (metadata, or more than one item: the
-    /// duplicate rule needs the times) or the attributes alone. One property rather than
-    /// `GetAll` where it is enough: gnome-keyring looks every property up separately, which
-    /// costs milliseconds each in a keyring of thousands of items.
-    private func load(_ details: LookupDetails, into items: inout [StoredItem]) throws(KeyIDError) {
-        var calls: [DBusCall] = []
-        if details.contains(.secrets) {
-            calls.append(
-                DBusCall(
-                    path: Self.servicePath, interface: Self.serviceInterface, member: "GetSecrets",
-                    arguments: [
-                        .array(elementType: "o", items.map { .objectPath($0.handle) }), .objectPath(try openSession()),
-                    ]))
-        }
-        let everything = details.contains(.metadata) || items.count > 1
-        if everything || details.contains(.attributes) {
-            for item in items {
-                calls.append(
-                    everything
-                        ? DBusCall(
-                            path: item.handle, interface: Self.propertiesInterface, member: "GetAll",
-                            arguments: [.string(Self.itemInterface)])
-                        : DBusCall(
-                            path: item.handle, interface: Self.propertiesInterface, member: "Get",
-                            arguments: [.string(Self.itemInterface), .string("Attributes")]))
-            }
-        }
-        guard !calls.isEmpty else { return }
-        var replies = try requests(calls)[...]
-        if details.contains(.secrets) {
-            let reply = try mapped { () throws(SecretServiceFailure) in try replies.removeFirst().get() }
-            var secrets: [String: [UInt8]] = [:]
-            for (path, secret) in reply.first?.entries ?? [] {
-                guard let path = path.text else { continue }
-                if case .bytes(let bytes) = secret[2] { secrets[path] = bytes } else { secrets[path] = [] }
-            }
-            for index in items.indices {
-                guard let secret = secrets[items[index].handle] else {
-                    throw .keyring(
-                        SecretServiceFailure(
-                            operation: "GetSecrets", domain: "", code: 0,
-                            message: "no value came back for \(items[index].handle)"))
-                }
-                items[index].secret = secret
-            }
-        }
-        for index in items.indices where !replies.isEmpty {
-            let reply = try mapped { () throws(SecretServiceFailure) in try replies.removeFirst().get() }
-            if everything {
-                Self.apply(reply.first, to: &items[index])
-            } else {
-                items[index].attributes = reply.first?[0]?.stringDictionary
-            }
-        }
     }
 
     package func add(_ id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError) {
@@ -259,21 +207,36 @@ package final class SecretServiceStore: SecretStore {
             [.string(Self.itemInterface), .string("Attributes"), .variant(.stringDictionary(attributes))])
     }
 
+    package func beginOperation() { changed = false }
+
     package func reconnect(after error: KeyIDError) -> Bool {
         guard case .failed(.keyring(let failure)) = error, failure.meansLostConnection else { return false }
-        opened = nil
-        session = nil
-        target = nil
+        // A session the provider does not know was refused before anything was done; a closed
+        // connection may have taken a change with it, unless none was sent.
+        guard failure.domain == GErrorCode.noSession || !changed else { return false }
+        dropConnection()
         return true
     }
+
+    /// Lets go of the connection and what belongs to it; the next call opens a new one.
+    func dropConnection() {
+        opened = nil
+        introduced = false
+        session = nil
+        target = nil
+    }
+
+    /// The methods that change something in the keyring (a prompt may complete a change).
+    static let changingMembers: Set<String> = ["CreateItem", "SetSecret", "Delete", "Set", "Prompt"]
 
     // MARK: - Steps
 
     /// The connection, opened on first use, and again when the bus closed it (then with a new
     /// session: a session belongs to the connection that opened it).
     func connection() throws(KeyIDError) -> DBusConnection {
-        if let opened, opened.isOpen { return opened }
-        session = nil
+        if let opened, opened.isOpen, opened.isOwnedByThisProcess { return opened }
+        // A connection inherited through fork is the parent's stream: let go of it, unused.
+        dropConnection()
         let bus = try locateBus()
         self.bus = bus
         do {
@@ -281,15 +244,40 @@ package final class SecretServiceStore: SecretStore {
             opened = connection
             return connection
         } catch {
-            // Nothing is sent yet: any failure here means there is no usable session bus.
+            // Nothing is sent yet: a failure here means there is no usable session bus, or
+            // one that did not accept the connection in time.
+            if error.is(GErrorCode.ioDomain, GErrorCode.ioTimedOut) { throw error.outcome }
             throw .unavailable(.noBus(error.message))
         }
+    }
+
+    /// Makes the provider know this connection before any call that needs it to. gnome-keyring
+    /// 42.1 sets up a caller on its main loop when the caller's first message arrives; a call
+    /// handled before that finds no caller: SearchItems then fails, and OpenSession crashes
+    /// the daemon (`gkd_secret_service_get_pkcs11_session: assertion 'client' failed`, then a
+    /// GLib error). With the first calls sent together from a new connection, that happened
+    /// about once in 40 bursts of 32 keyid runs. So the first message is a property read that
+    /// needs no caller, and the rest waits for its reply: one round trip, once a connection.
+    /// Its failure is left to the calls that follow, which meet the same cause.
+    private func introduce(_ connection: DBusConnection) throws(KeyIDError) {
+        let reply = try mapped { () throws(SecretServiceFailure) in
+            try connection.call([
+                DBusCall(
+                    path: Self.servicePath, interface: Self.propertiesInterface, member: "Get",
+                    arguments: [.string(Self.serviceInterface), .string("Collections")])
+            ])
+        }
+        if case .success = reply[0] { introduced = true }
     }
 
     /// Sends `calls` together and waits for every reply; a failure of the connection is
     /// thrown, a failed call is its own result.
     func requests(_ calls: [DBusCall]) throws(KeyIDError) -> [Result<[DBusValue], SecretServiceFailure>] {
         let connection = try connection()
+        if !introduced, calls.contains(where: { $0.destination == DBusCall.secretService }) {
+            try introduce(connection)
+        }
+        if calls.contains(where: { Self.changingMembers.contains($0.member) }) { changed = true }
         return try mapped { () throws(SecretServiceFailure) in try connection.call(calls) }
     }
 
@@ -304,18 +292,20 @@ package final class SecretServiceStore: SecretStore {
 
     /// Calls a method on the object at `path` (the service when `nil`) and returns the
     /// reply's values, with a failure mapped onto the outcome users see.
-    func request(_ path: String?, _ interface: String, _ method: String, _ arguments: [DBusValue])
-        throws(KeyIDError) -> [DBusValue]
-    {
-        let connection = try connection()
-        return try mapped { () throws(SecretServiceFailure) in
-            try connection.call(
-                DBusCall(path: path ?? Self.servicePath, interface: interface, member: method, arguments: arguments))
-        }
+    func request(
+        _ path: String?, _ interface: String, _ method: String, _ arguments: [DBusValue],
+        destination: String = "org.freedesktop.secrets"
+    ) throws(KeyIDError) -> [DBusValue] {
+        let call = DBusCall(
+            destination: destination, path: path ?? Self.servicePath, interface: interface, member: method,
+            arguments: arguments)
+        let reply = try requests([call])[0]
+        return try mapped { () throws(SecretServiceFailure) in try reply.get() }
     }
 
     /// Opens (once a connection) a `plain` session for moving values; returns its object path.
-    private func openSession() throws(KeyIDError) -> String {
+    func openSession() throws(KeyIDError) -> String {
+        _ = try connection()
         if let session { return session }
         try sessionOpened(try requests([openSessionCall])[0])
         return session ?? "/"

@@ -31,6 +31,12 @@ final class DBusConnection {
     private(set) var isOpen = true
     /// The unique name the bus gave this connection (from Hello's reply), once known.
     private(set) var uniqueName: String?
+    /// The process that opened the connection. A child made by `fork` shares the socket, but
+    /// not the stream's state: it must open its own.
+    private let process = getpid()
+
+    /// Whether this process opened the connection (not a parent before a `fork`).
+    var isOwnedByThisProcess: Bool { process == getpid() }
 
     private init(address: String, timeout: Duration, socket: DBusSocket) {
         self.address = address
@@ -118,13 +124,16 @@ final class DBusConnection {
     /// `nil` waits without limit (a prompt waits for a person). The subscription is removed
     /// afterwards without waiting for the bus to confirm it.
     func waitForSignal(
-        path: String, interface: String, member: String, timeout: Duration?,
+        path: String, interface: String, member: String, from sender: String? = nil, timeout: Duration?,
         trigger: () throws(SecretServiceFailure) -> Void
     ) throws(SecretServiceFailure) -> [DBusValue] {
         func matches(_ signal: DBusMessage) -> Bool {
             signal.path == path && signal.interface == interface && signal.member == member
+                && (sender == nil || signal.sender == sender)
         }
-        let rule = "type='signal',path='\(path)',interface='\(interface)',member='\(member)'"
+        let rule =
+            "type='signal',path='\(path)',interface='\(interface)',member='\(member)'"
+            + (sender.map { ",sender='\($0)'" } ?? "")
         // A matching signal kept from before the subscription belongs to an earlier wait.
         signals.removeAll(where: matches)
         _ = try call(Self.bus("AddMatch", [.string(rule)]))
