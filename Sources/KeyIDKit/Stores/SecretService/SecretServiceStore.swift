@@ -7,7 +7,7 @@
 /// as locked. Values travel in a `plain` Secret Service session (see doc/PERFORMANCE.md),
 /// opened once a connection; calls that do not depend on each other are sent together, so a
 /// read is two round trips: `OpenSession` with `SearchItems`, then `GetSecrets` with the
-/// attributes. Items are created with `replace = false` and updated in place with
+/// attributes (and a new connection one more first: see ``introduce(_:)``). Items are created with `replace = false` and updated in place with
 /// `Item.SetSecret`. What differs between providers is handled in
 /// `SecretServiceStore+Providers.swift`.
 package final class SecretServiceStore: SecretStore {
