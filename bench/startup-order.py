@@ -102,8 +102,13 @@ def main():
         if "main" not in order and "keyid_main" not in order:
             sys.exit(f"startup-order.py: no keyid function ran for {' '.join(arguments)}: "
                      "is valgrind loading the binary where expected?")
-        new = [name for name in order if name not in listed]
-        listed.update(new)
+        # Two local functions can share a name (a thunk in two files): an order file names
+        # each once.
+        new = []
+        for name in order:
+            if name not in listed:
+                listed.add(name)
+                new.append(name)
         merged += new
         print(f"{' '.join(arguments)[:50]:50} {len(order):5} functions, {len(new):4} new", file=sys.stderr)
     for arguments in leftovers:
