@@ -88,7 +88,10 @@ build_deb() {
         gzip -9n >"$doc/changelog.Debian.gz"
     # Debian policy 12.3: documentation larger than 4 kB is compressed.
     gzip -9n <README.md >"$doc/README.md.gz"
+    # The recipes (files); examples/swift-package is a source package for Swift programmers,
+    # not something an installed system runs.
     for example in examples/*; do
+        [ -f "$example" ] || continue
         install -m 0644 "$example" "$doc/examples/"
     done
     if [ -f packaging/deb/lintian-overrides ]; then

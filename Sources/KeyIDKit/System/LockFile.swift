@@ -80,15 +80,14 @@ package final class LockFile {
     /// to 20 ms): no signal, timer or thread is needed, so it suits a library in someone
     /// else's process.
     private static func wait(for descriptor: Int32, _ path: String, _ limit: Duration) throws(KeyIDError) {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: limit)
+        let deadline = MonotonicInstant.now + limit
         var pause = Duration.milliseconds(1)
         while POSIX.retrying({ flock(descriptor, LOCK_EX | LOCK_NB) }) != 0 {
             guard errno == EWOULDBLOCK else { throw .lockFile("cannot lock \(path): \(POSIX.message(errno))") }
-            guard clock.now < deadline else {
+            guard MonotonicInstant.now < deadline else {
                 throw .timedOut("another keyid run held the lock \(path) for longer than \(limit)")
             }
-            POSIX.sleep(min(pause, deadline - clock.now))
+            POSIX.sleep(min(pause, deadline - MonotonicInstant.now))
             pause = min(pause * 2, .milliseconds(20))
         }
     }

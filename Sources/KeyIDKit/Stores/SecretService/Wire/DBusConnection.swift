@@ -92,7 +92,7 @@ final class DBusConnection {
             }
         }
         let operation = calls.first?.operation ?? "org.freedesktop.DBus.Hello"
-        let deadline = ContinuousClock.now + timeout
+        let deadline = MonotonicInstant.now + timeout
         try send(bytes, deadline: deadline, operation: operation)
         awaited = Set(sent.map(\.serial))
         defer {
@@ -139,7 +139,7 @@ final class DBusConnection {
         _ = try call(Self.bus("AddMatch", [.string(rule)]))
         defer { removeMatch(rule) }
         try trigger()
-        let deadline = timeout.map { ContinuousClock.now + $0 }
+        let deadline = timeout.map { MonotonicInstant.now + $0 }
         while true {
             if let index = signals.firstIndex(where: matches) { return signals.remove(at: index).body }
             keep(try nextMessage(deadline: deadline, operation: interface + "." + member))
@@ -177,12 +177,12 @@ final class DBusConnection {
             kind: .methodCall, flags: DBusMessage.noReplyExpected, serial: nextSerial(), path: call.path,
             interface: call.interface, member: call.member, destination: call.destination, body: call.arguments)
         guard let bytes = try? message.encoded() else { return }
-        try? send(bytes, deadline: ContinuousClock.now + timeout, operation: call.operation)
+        try? send(bytes, deadline: MonotonicInstant.now + timeout, operation: call.operation)
     }
 
     /// Waits for the bus's answer to Hello, which comes before any other reply, and keeps
     /// the unique name it gives.
-    private func hello(_ serial: UInt32, deadline: ContinuousClock.Instant) throws(SecretServiceFailure) {
+    private func hello(_ serial: UInt32, deadline: MonotonicInstant) throws(SecretServiceFailure) {
         let operation = "org.freedesktop.DBus.Hello"
         let message = try reply(to: serial, deadline: deadline, operation: operation)
         helloSerial = nil
@@ -199,7 +199,7 @@ final class DBusConnection {
 
     /// Waits for the reply to `serial`, keeping what else arrives meanwhile.
     private func reply(
-        to serial: UInt32, deadline: ContinuousClock.Instant, operation: String
+        to serial: UInt32, deadline: MonotonicInstant, operation: String
     ) throws(SecretServiceFailure) -> DBusMessage {
         if let message = early.removeValue(forKey: serial) { return message }
         while true {
@@ -228,7 +228,7 @@ final class DBusConnection {
 
     // MARK: - The socket
 
-    private func send(_ bytes: [UInt8], deadline: ContinuousClock.Instant, operation: String)
+    private func send(_ bytes: [UInt8], deadline: MonotonicInstant, operation: String)
         throws(SecretServiceFailure)
     {
         guard isOpen else { throw DBusFailure.closed(operation: operation, address: address) }
@@ -244,7 +244,7 @@ final class DBusConnection {
     }
 
     /// The next message from the peer, reading until one is whole.
-    private func nextMessage(deadline: ContinuousClock.Instant?, operation: String) throws(SecretServiceFailure)
+    private func nextMessage(deadline: MonotonicInstant?, operation: String) throws(SecretServiceFailure)
         -> DBusMessage
     {
         guard isOpen else { throw DBusFailure.closed(operation: operation, address: address) }

@@ -60,7 +60,7 @@ final class DBusSocket {
     }
 
     /// Writes every byte before `deadline`.
-    func send(_ bytes: [UInt8], deadline: ContinuousClock.Instant) throws(Problem) {
+    func send(_ bytes: [UInt8], deadline: MonotonicInstant) throws(Problem) {
         var offset = 0
         while offset < bytes.count {
             let count = bytes.withUnsafeBytes { buffer in
@@ -81,7 +81,7 @@ final class DBusSocket {
 
     /// Appends what arrives next to `buffer`, waiting until `deadline` (without limit when
     /// it is `nil`) for something to arrive.
-    func receive(into buffer: inout [UInt8], deadline: ContinuousClock.Instant?) throws(Problem) {
+    func receive(into buffer: inout [UInt8], deadline: MonotonicInstant?) throws(Problem) {
         while true {
             let count = recv(descriptor, scratch.baseAddress, scratch.count, 0)
             if count > 0 {
@@ -99,11 +99,11 @@ final class DBusSocket {
     }
 
     /// Waits until the socket is ready for `events`, or has failed, or `deadline` passes.
-    private func wait(for events: Int16, until deadline: ContinuousClock.Instant?) throws(Problem) {
+    private func wait(for events: Int16, until deadline: MonotonicInstant?) throws(Problem) {
         while true {
             var milliseconds: Int32 = -1
             if let deadline {
-                let remaining = ContinuousClock.now.duration(to: deadline)
+                let remaining = deadline - MonotonicInstant.now
                 guard remaining > .zero else { throw .timedOut }
                 let (seconds, attoseconds) = remaining.components
                 let rounded = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
@@ -121,7 +121,8 @@ extension timeval {
     /// A `timeval` of `duration`, at least one microsecond (zero would mean no limit).
     fileprivate init(duration: Duration) {
         let (seconds, attoseconds) = duration.components
-        let microseconds = max(seconds * 1_000_000 + attoseconds / 1_000_000_000_000, 1)
+        // At most a year: a longer send timeout means no timeout, and would overflow here.
+        let microseconds = max(min(seconds, 31_536_000) * 1_000_000 + attoseconds / 1_000_000_000_000, 1)
         self.init(tv_sec: Int(microseconds / 1_000_000), tv_usec: Int(microseconds % 1_000_000))
     }
 }
