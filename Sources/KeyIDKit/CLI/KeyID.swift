@@ -84,18 +84,7 @@ package enum KeyID {
         }
         // The machine ID is read at most once a run, and only when something needs it.
         var context = context
-        var machine: Result<MachineID, KeyIDError>?
-        let readMachineID = context.machineID
-        context.machineID = { () throws(KeyIDError) in
-            if machine == nil {
-                do throws(KeyIDError) {
-                    machine = .success(try readMachineID())
-                } catch {
-                    machine = .failure(error)
-                }
-            }
-            return try machine!.get()
-        }
+        context.machineID = DeviceIDs.once(context.machineID)
         let ids = context.deviceIDs(settings)
         let derived = try settings.application.map { application throws(KeyIDError) in
             try context.machineID().appSpecific(application)

@@ -116,6 +116,23 @@ public final class DeviceIDs: Sendable {
         return store
     }
 
+    /// `read`, called at most once: later calls give what the first one gave (the ID, or the
+    /// error). The machine ID does not change while a program runs.
+    package static func once(_ read: @escaping () throws(KeyIDError) -> MachineID) -> () throws(KeyIDError) -> MachineID
+    {
+        var outcome: Result<MachineID, KeyIDError>?
+        return { () throws(KeyIDError) in
+            if outcome == nil {
+                do throws(KeyIDError) {
+                    outcome = .success(try read())
+                } catch {
+                    outcome = .failure(error)
+                }
+            }
+            return try outcome!.get()
+        }
+    }
+
     /// An instance over parts given by the caller: the `keyid` command (whose process
     /// deadline bounds the lock) and tests (an in-memory store, a fixed machine ID).
     package init(
@@ -125,7 +142,7 @@ public final class DeviceIDs: Sendable {
     ) {
         self.options = options
         state = Mutex(
-            Parts(makeStore: store, serializer: serializer, generate: generate, readMachineID: machineID))
+            Parts(makeStore: store, serializer: serializer, generate: generate, machineID: Self.once(machineID)))
     }
 
     /// The longest timeout: what `poll` can wait in one call (about 24 days).
@@ -148,30 +165,18 @@ public final class DeviceIDs: Sendable {
         let makeStore: () throws(KeyIDError) -> any SecretStore
         let serializer: any WriteSerializer
         let generate: () -> DeviceID
-        let readMachineID: () throws(KeyIDError) -> MachineID
+        /// This machine's ID (read at most once: see ``once(_:)``).
+        let machineID: () throws(KeyIDError) -> MachineID
         var store: (any SecretStore)?
-        var machineID: Result<MachineID, KeyIDError>?
 
         init(
             makeStore: @escaping () throws(KeyIDError) -> any SecretStore, serializer: any WriteSerializer,
-            generate: @escaping () -> DeviceID, readMachineID: @escaping () throws(KeyIDError) -> MachineID
+            generate: @escaping () -> DeviceID, machineID: @escaping () throws(KeyIDError) -> MachineID
         ) {
             self.makeStore = makeStore
             self.serializer = serializer
             self.generate = generate
-            self.readMachineID = readMachineID
-        }
-
-        /// This machine's ID, read at most once.
-        func machine() throws(KeyIDError) -> MachineID {
-            if machineID == nil {
-                do throws(KeyIDError) {
-                    machineID = .success(try readMachineID())
-                } catch {
-                    machineID = .failure(error)
-                }
-            }
-            return try machineID!.get()
+            self.machineID = machineID
         }
 
         func useCases() throws(KeyIDError) -> DeviceIDUseCases {
@@ -184,7 +189,7 @@ public final class DeviceIDs: Sendable {
             }
             return DeviceIDUseCases(
                 store: store, serializer: serializer, generate: generate,
-                binding: { [unowned self] in try? machine().binding })
+                binding: { [machineID] in try? machineID().binding })
         }
     }
 
