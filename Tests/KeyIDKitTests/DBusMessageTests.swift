@@ -8,25 +8,27 @@ import Testing
 @Suite("D-Bus messages", .tags(.unit))
 struct DBusMessageTests {
     /// One value of every ``DBusValue`` case keyid sends, nested as the Secret Service nests them.
-    static let values: [DBusValue] = [
-        .string("héllo"), .objectPath("/org/freedesktop/secrets/collection/login"), .boolean(true), .boolean(false),
-        .uint32(0xDEAD_BEEF), .uint64(0x0102_0304_0506_0708), .bytes([0, 1, 2, 255]), .bytes([]),
-        .array(elementType: "o", [.objectPath("/a"), .objectPath("/b")]),
-        .array(elementType: "{sv}", []),
-        .array(
-            elementType: "{sv}",
-            [
-                .dictEntry(.string("Label"), .variant(.string("l"))),
-                .dictEntry(.string("Attributes"), .variant(.stringDictionary(["service": "s", "account": "a"]))),
-                .dictEntry(.string("Created"), .variant(.uint64(1_700_000_000))),
-                .dictEntry(.string("Nested"), .variant(.variant(.tuple([.boolean(true), .bytes([7])])))),
-            ]),
-        .array(elementType: "at", [.array(elementType: "t", [.uint64(1)]), .array(elementType: "t", [])]),
-        .array(elementType: "ay", [.bytes([1]), .bytes([2, 3])]),
-        .variant(.uint32(3)),
-        .plainSecret(Array("secret".utf8), session: "/org/freedesktop/secrets/session/s1"),
-        .tuple([.string("a"), .tuple([.uint64(9), .string("b")])]),
-    ]
+    static var values: [DBusValue] {
+        [
+            .string("héllo"), .objectPath("/org/freedesktop/secrets/collection/login"), .boolean(true), .boolean(false),
+            .uint32(0xDEAD_BEEF), .uint64(0x0102_0304_0506_0708), .bytes([0, 1, 2, 255]), .bytes([]),
+            .array(elementType: "o", [.objectPath("/a"), .objectPath("/b")]),
+            .array(elementType: "{sv}", []),
+            .array(
+                elementType: "{sv}",
+                [
+                    .dictEntry(.string("Label"), .variant(.string("l"))),
+                    .dictEntry(.string("Attributes"), .variant(.stringDictionary(["service": "s", "account": "a"]))),
+                    .dictEntry(.string("Created"), .variant(.uint64(1_700_000_000))),
+                    .dictEntry(.string("Nested"), .variant(.variant(.tuple([.boolean(true), .bytes([7])])))),
+                ]),
+            .array(elementType: "at", [.array(elementType: "t", [.uint64(1)]), .array(elementType: "t", [])]),
+            .array(elementType: "ay", [.bytes([1]), .bytes([2, 3])]),
+            .variant(.uint32(3)),
+            .plainSecret(Array("secret".utf8), session: "/org/freedesktop/secrets/session/s1"),
+            .tuple([.string("a"), .tuple([.uint64(9), .string("b")])]),
+        ]
+    }
 
     static func message(_ body: [DBusValue]) -> DBusMessage {
         DBusMessage(

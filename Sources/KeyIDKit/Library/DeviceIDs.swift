@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A persistent device ID kept in the freedesktop Secret Service (or in files), for Swift
 /// programs: the Linux counterpart of a UUID saved in the Keychain.
 ///
@@ -77,7 +75,7 @@ public final class DeviceIDs: Sendable {
 
     /// The options this instance was made with.
     public let options: Options
-    private let state: Mutex<Parts>
+    private let state: ThreadLock<Parts>
 
     /// An instance over `backend` (the Secret Service unless told otherwise). Nothing is
     /// opened until the first call. Throws ``KeyIDError/usage(_:)`` for an option out of
@@ -141,7 +139,7 @@ public final class DeviceIDs: Sendable {
         machineID: @escaping () throws(KeyIDError) -> MachineID
     ) {
         self.options = options
-        state = Mutex(
+        state = ThreadLock(
             Parts(makeStore: store, serializer: serializer, generate: generate, machineID: Self.once(machineID)))
     }
 
