@@ -227,6 +227,35 @@ struct DBusWireTests {
         #expect(try connection.call(Self.bus("GetId")).count == 1)
     }
 
+    @Test("a method call made to the client is answered UnknownMethod at once, not left to time out")
+    func answersCallsToItself() throws {
+        let waiting = try DBusConnection.open(address: address, timeout: Self.timeout)
+        _ = try waiting.call(Self.bus("GetId"))
+        let name = try #require(waiting.uniqueName)
+        // The waiting connection reads (and answers) what arrives while it waits for a signal.
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) let waiter = waiting
+        Thread.detachNewThread {
+            _ = try? waiter.waitForSignal(
+                path: "/org/keyid/Never", interface: "org.keyid.Never", member: "Never", timeout: .seconds(3)
+            ) {}
+            done.signal()
+        }
+        let caller = try DBusConnection.open(address: address, timeout: .seconds(2))
+        let start = ContinuousClock.now
+        let reply = try caller.call([
+            DBusCall(destination: name, path: "/", interface: "org.freedesktop.DBus.Peer", member: "Ping")
+        ])[0]
+        let elapsed = ContinuousClock.now - start
+        guard case .failure(let failure) = reply else {
+            Issue.record("Ping was answered as if it were served")
+            return
+        }
+        #expect(failure.is(GErrorCode.dbusDomain, GErrorCode.dbusUnknownMethod), "\(failure)")
+        #expect(elapsed < .seconds(1), "\(elapsed)")
+        done.wait()
+    }
+
     @Test("32 clients at once each connect, pipeline OpenSession and SearchItems, and read the same item")
     func concurrentClients() throws {
         let attributes = attributes()

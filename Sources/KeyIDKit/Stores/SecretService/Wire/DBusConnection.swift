@@ -222,8 +222,21 @@ final class DBusConnection {
             if signals.count >= Self.maximumKeptSignals { signals.removeFirst() }
             signals.append(message)
         case .methodCall:
-            break
+            refuse(message)
         }
+    }
+
+    /// Answers a method call made to this connection (a peer's `Ping`, say) with
+    /// UnknownMethod, unless the caller asked for no reply: it serves no objects, and a
+    /// caller should not wait for its own timeout.
+    private func refuse(_ call: DBusMessage) {
+        guard isOpen, call.flags & DBusMessage.noReplyExpected == 0, let sender = call.sender else { return }
+        let message = DBusMessage(
+            kind: .error, flags: DBusMessage.noReplyExpected, serial: nextSerial(),
+            errorName: "org.freedesktop.DBus.Error.UnknownMethod", replySerial: call.serial, destination: sender,
+            body: [.string("this connection serves no objects")])
+        guard let bytes = try? message.encoded() else { return }
+        try? send(bytes, deadline: MonotonicInstant.now + timeout, operation: "reply to \(call.member ?? "a call")")
     }
 
     // MARK: - The socket
@@ -310,6 +323,11 @@ final class DBusConnection {
             consumed += size
             if consumed == incoming.count {
                 incoming.removeAll(keepingCapacity: true)
+                consumed = 0
+            } else if consumed > 65_536, consumed > incoming.count / 2 {
+                // Reads that keep ending inside a message never drain the buffer: move the
+                // rest to its start before what was read grows without end.
+                incoming.removeSubrange(0..<consumed)
                 consumed = 0
             }
             if let message = try DBusMessage.decode(bytes) { return message }
