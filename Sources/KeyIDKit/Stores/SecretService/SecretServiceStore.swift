@@ -63,12 +63,12 @@ package final class SecretServiceStore: SecretStore {
             item.attributes?[ItemKey.accountAttribute] == nil && !found.contains { $0.handle == item.handle }
         }
         guard !foreign.isEmpty else { return found }
-        var all = found + foreign
-        // The duplicate rule needs every item's times.
-        for index in all.indices where all[index].created == nil {
-            try loadMetadata(&all[index])
+        // The duplicate rule needs every item's times: fetched for those without, in one batch.
+        var untimed = (found + foreign).filter { $0.created == nil }
+        try load(.metadata, into: &untimed)
+        return (found + foreign).compactMap { item in
+            item.created != nil ? item : untimed.first { $0.handle == item.handle }
         }
-        return all
     }
 
     /// The attribute Python keyring's Secret Service backend keeps the account in. keyid
@@ -321,12 +321,6 @@ package final class SecretServiceStore: SecretStore {
     private func sessionOpened(_ reply: Result<[DBusValue], SecretServiceFailure>) throws(KeyIDError) {
         let values = try mapped { () throws(SecretServiceFailure) in try reply.get() }
         session = values.count > 1 ? values[1].text ?? "/" : "/"
-    }
-
-    /// Label, times and attributes of an item, in one `Properties.GetAll` call.
-    private func loadMetadata(_ item: inout StoredItem) throws(KeyIDError) {
-        let reply = try request(item.handle, Self.propertiesInterface, "GetAll", [.string(Self.itemInterface)])
-        Self.apply(reply.first, to: &item)
     }
 
     /// Sets an item's label, times and attributes from its properties (`a{sv}`). A time of 0
