@@ -9,7 +9,17 @@ let package = Package(
         .library(name: "KeyIDKit", targets: ["KeyIDKit"]),
     ],
     targets: [
-        .target(name: "KeyIDKit"),
+        // libsecret, the Secret Service client keyid reaches the keyring through, with the
+        // GLib, GObject and GIO it is built on; one file of KeyIDKit imports it.
+        .systemLibrary(
+            name: "CLibSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]
+        ),
+        .target(
+            name: "KeyIDKit",
+            dependencies: ["CLibSecret"]
+        ),
         .executableTarget(
             name: "keyid",
             dependencies: ["KeyIDKit"]

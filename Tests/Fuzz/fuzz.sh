@@ -4,7 +4,7 @@
 #   fuzz.sh [--build-only] [TARGET...]
 #
 # TARGET is the name of an entry file in Tests/Fuzz (ArgumentsFuzzer, DeviceIDFuzzer,
-# FileRecordFuzzer, JSONTextFuzzer, DBusMessageFuzzer); all of them by default. KeyIDKit is compiled once, with
+# FileRecordFuzzer, JSONTextFuzzer); all of them by default. KeyIDKit is compiled once, with
 # -sanitize=fuzzer,address and testing enabled, into .build/fuzz; each target is its entry
 # file and Tests/Fuzz/Support linked against it. Each runs for FUZZ_SECONDS (default 60),
 # starting from its checked-in seeds in Tests/Fuzz/Corpus/TARGET; what it learns goes to
@@ -23,7 +23,7 @@ if [ "${1-}" = --build-only ]; then
     build_only=1
     shift
 fi
-targets=${*:-ArgumentsFuzzer DeviceIDFuzzer FileRecordFuzzer JSONTextFuzzer DBusMessageFuzzer}
+targets=${*:-ArgumentsFuzzer DeviceIDFuzzer FileRecordFuzzer JSONTextFuzzer}
 flags="-swift-version 6 -O -g -sanitize=fuzzer,address -package-name keyid"
 
 mkdir -p "$out/crashes"

@@ -63,15 +63,22 @@ struct OutputTests {
         #expect(status.stderr == "status=141\n")
     }
 
-    @Test("with standard output closed, no descriptor keyid opens becomes standard output")
+    @Test(
+        "with standard output closed, no descriptor keyid opens becomes standard output, and the ID it cannot print is exit 8"
+    )
     func closedStandardOutput() throws {
         let trace = FileManager.default.temporaryDirectory.appendingPathComponent("keyid-fd-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: trace) }
         let outcome = try shell(
             "exec strace -f -e trace=openat,socket,eventfd2,pipe2,dup,write -o \"$1\" \"$KEYID\" get --create >&-",
             [trace], environment: TestEnvironment.traced)
-        #expect(outcome.status == 0, "\(outcome.stderr)")
+        // As coreutils reports `echo x >&-`: the write fails, it does not vanish into /dev/null.
+        #expect(outcome.status == 8, "\(outcome.stderr)")
+        #expect(
+            outcome.stderr.hasPrefix("keyid: cannot write to standard output: Bad file descriptor;")
+                && outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
         let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        #expect(!calls.contains { $0.contains(" write(1,") }, "something was written to the /dev/null of descriptor 1")
         let reopened = try #require(
             calls.firstIndex { $0.contains("openat(AT_FDCWD, \"/dev/null\", O_WRONLY) = 1") }, "\(calls.prefix(5))")
         // From there on (the dynamic loader's opens come before keyid runs), every descriptor

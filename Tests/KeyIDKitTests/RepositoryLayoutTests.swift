@@ -34,12 +34,13 @@ struct RepositoryLayoutTests {
     }
 
     @Test(
-        "Core imports nothing, the C library is reached from System, the wire and the file store only, no C module, no Swift file over 400 lines"
+        "Core imports nothing, Glibc is reached from System and the stores only, exactly one file imports CLibSecret, no Swift file over 400 lines"
     )
     func layers() throws {
         let sources = Self.paths().filter { $0.hasPrefix("Sources/") && $0.hasSuffix(".swift") }
         #expect(sources.count > 30)
         var importers: [String] = []
+        var libsecret: [String] = []
         for path in sources {
             let text = try String(contentsOfFile: TestEnvironment.root + "/" + path, encoding: .utf8)
             let imports = text.split(separator: "\n").filter { $0.contains("import ") && !$0.hasPrefix("//") }
@@ -47,14 +48,21 @@ struct RepositoryLayoutTests {
                 if imports.contains(where: { $0.hasSuffix("import Glibc") }) { importers.append(path) }
                 #expect(!imports.contains { $0.contains("import Foundation") }, "\(path) imports Foundation")
             }
+            if imports.contains(where: { $0.contains("import CLibSecret") }) {
+                libsecret.append(path)
+                #expect(
+                    imports.contains("internal import CLibSecret"), "\(path) imports CLibSecret other than internally")
+            }
             if path.hasPrefix("Sources/KeyIDKit/Core/") {
                 #expect(imports.isEmpty, "\(path) imports \(imports)")
             }
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
             #expect(lines <= 401, "\(path) has \(lines) lines")
         }
+        #expect(libsecret == ["Sources/KeyIDKit/Stores/SecretService/LibSecretConnection.swift"], "\(libsecret)")
         let allowed = [
-            "Sources/KeyIDKit/System/", "Sources/KeyIDKit/Stores/SecretService/Wire/", "Sources/KeyIDKit/Stores/File/",
+            "Sources/KeyIDKit/System/", "Sources/KeyIDKit/Stores/SecretService/LibSecretConnection.swift",
+            "Sources/KeyIDKit/Stores/File/",
         ]
         #expect(!importers.isEmpty)
         for path in importers {
@@ -62,8 +70,13 @@ struct RepositoryLayoutTests {
         }
         let modules = try FileManager.default.contentsOfDirectory(atPath: TestEnvironment.root + "/Sources")
         #expect(
-            Set(modules) == ["KeyIDKit", "keyid", "KeyIDDocs", "keyid-docs"], "a C module or another target: \(modules)"
+            Set(modules) == ["CLibSecret", "KeyIDKit", "keyid", "KeyIDDocs", "keyid-docs"], "another target: \(modules)"
         )
+        // The system-library target: a module map and a header over libsecret's own headers.
+        let module = try FileManager.default.contentsOfDirectory(atPath: TestEnvironment.root + "/Sources/CLibSecret")
+        #expect(Set(module) == ["module.modulemap", "shim.h"])
+        let header = try String(contentsOfFile: TestEnvironment.root + "/Sources/CLibSecret/shim.h", encoding: .utf8)
+        #expect(header.contains("#include <libsecret/secret.h>") && !header.contains("dlopen"))
     }
 
     @Test("every public declaration of KeyIDKit (the library's API) has a doc comment; the rest is `package`")

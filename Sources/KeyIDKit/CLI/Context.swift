@@ -41,11 +41,17 @@ package struct Context {
         self.actAs = actAs
     }
 
+    /// The stores of the real process, kept until it exits: taking a libsecret connection
+    /// apart costs a run about 0.3 ms, and the kernel closes it at exit anyway.
+    private static let keptUntilExit = ThreadLock<[AnyObject]>([])
+
     /// The real process: standard streams, the process environment, the Secret Service, the lock
     /// file under `$XDG_RUNTIME_DIR/keyid`, and the system's random numbers.
-    package static func system(environment: ProcessEnvironment) -> Context {
+    /// `closedOutput`: standard output was closed when the process started.
+    package static func system(environment: ProcessEnvironment, closedOutput: Bool = false) -> Context {
         Context(
-            stdout: FileDescriptorSink(descriptor: 1), stderr: FileDescriptorSink(descriptor: 2),
+            stdout: FileDescriptorSink(descriptor: 1, wasClosed: closedOutput),
+            stderr: FileDescriptorSink(descriptor: 2),
             environment: environment,
             readInput: { limit in POSIX.readAll(0, limit: limit) }, inputIsTerminal: POSIX.isTerminal(0),
             makeStore: { settings throws(KeyIDError) in
@@ -60,7 +66,9 @@ package struct Context {
                             : KeyID.timeoutMessage(settings.timeout, settings.backend)
                         Watchdog.update(message: "keyid: \(message)\n")
                     }
-                    return DeviceIDs.secretServiceStore(options, environment)
+                    let store = DeviceIDs.secretServiceStore(options, environment, handover: .export)
+                    keptUntilExit.withLock { $0.append(store) }
+                    return store
                 case .file: return FileStore(directory: try Locations.fileDirectory(environment))
                 }
             },

@@ -20,8 +20,8 @@ package enum KeyID {
 
     /// Runs the process's own command line in the system context.
     package static func main() -> Int32 {
-        POSIX.reopenClosedStandardDescriptors()
-        let context = Context.system(environment: .current())
+        let closed = POSIX.reopenClosedStandardDescriptors()
+        let context = Context.system(environment: .current(), closedOutput: closed.contains(1))
         var arguments: [String] = []
         for index in 1..<Int(CommandLine.argc) {
             guard let pointer = CommandLine.unsafeArgv[index], let argument = String(validatingCString: pointer) else {
@@ -59,7 +59,7 @@ package enum KeyID {
         if context.usesWatchdog, !Watchdog.finish() { Watchdog.awaitExpiry() }
         switch outcome {
         case .success(let result):
-            for notice in result.notices { context.stderr.write("keyid: \(notice)\n") }
+            for notice in result.notices { context.stderr.write("keyid: \(DisplayText.escaped(notice))\n") }
             if result.streamFailure != 0 { return failedOutput(result.streamFailure, change: nil, context) }
             if let output = result.output, let failed = deliver(output, change: result.change, context) {
                 return failed
@@ -143,8 +143,11 @@ package enum KeyID {
         return ExitStatus.failure.rawValue
     }
 
+    /// Reports a failure as one line: whatever a provider put in its error name or message
+    /// (newlines, escape sequences, bidi controls) is escaped here, in the one place
+    /// failures are written.
     private static func report(_ error: KeyIDError, _ context: Context) -> Int32 {
-        context.stderr.write("keyid: \(error.message)\n")
+        context.stderr.write("keyid: \(DisplayText.escaped(error.message))\n")
         return error.exitCode
     }
 }

@@ -103,13 +103,18 @@ public final class DeviceIDs: Sendable {
     }
 
     /// The Secret Service store `options` describe, on the bus `environment` leads to: the
-    /// one both the library and the `keyid` command use.
-    package static func secretServiceStore(_ options: Options, _ environment: ProcessEnvironment)
-        -> SecretServiceStore
-    {
+    /// one both the library and the `keyid` command use. The command hands GLib the address
+    /// it found (`handover` `.export`); a library uses the session bus as GLib finds it.
+    package static func secretServiceStore(
+        _ options: Options, _ environment: ProcessEnvironment, handover: SessionBus.Handover = .asGLibFindsIt
+    ) -> SecretServiceStore {
         let store = SecretServiceStore(
             allowPrompt: options.allowsPrompt, collection: options.collection, timeout: options.timeout
-        ) { () throws(KeyIDError) in try Locations.sessionBus(environment) }
+        ) { () throws(KeyIDError) in
+            let bus = try Locations.sessionBus(environment)
+            try bus.handOver(handover)
+            return bus
+        }
         store.prompting = options.promptObserver
         return store
     }

@@ -68,13 +68,33 @@ enum POSIX {
 
     /// Opens `/dev/null` in place of any of descriptors 0, 1 and 2 that is closed, so that no
     /// descriptor opened later (the lock file, the bus socket) becomes standard output by
-    /// accident.
-    static func reopenClosedStandardDescriptors() {
+    /// accident. Returns the descriptors that were closed: what is written to them fails, as
+    /// it would have.
+    @discardableResult
+    static func reopenClosedStandardDescriptors() -> Set<Int32> {
+        var closed: Set<Int32> = []
         for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            closed.insert(descriptor)
             let opened = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
             if opened >= 0, opened != descriptor {
                 dup2(opened, descriptor)
                 close(opened)
+            }
+        }
+        return closed
+    }
+
+    /// Records how `signal` is handled now; the function returned puts that back if it changed.
+    static func signalDisposition(_ signal: Int32) -> () -> Void {
+        var before = sigaction()
+        sigaction(signal, nil, &before)
+        return {
+            var now = sigaction()
+            sigaction(signal, nil, &now)
+            if unsafeBitCast(now.__sigaction_handler.sa_handler, to: Int.self)
+                != unsafeBitCast(before.__sigaction_handler.sa_handler, to: Int.self)
+            {
+                sigaction(signal, &before, nil)
             }
         }
     }

@@ -33,6 +33,45 @@ package struct SessionBus: Equatable, Sendable {
         return out
     }
 
+    /// How GLib, which libsecret connects through, is led to the bus keyid found.
+    package enum Handover: Sendable {
+        /// Set `DBUS_SESSION_BUS_ADDRESS` to the bus's address before GLib's first look (the
+        /// command: one thread, its own environment).
+        case export
+        /// Leave the environment as it is (a library's host owns it), and refuse a bus GLib
+        /// would not find without autolaunching one.
+        case asGLibFindsIt
+    }
+
+    /// Makes sure GLib connects to this bus, or to none: GLib reads
+    /// `DBUS_SESSION_BUS_ADDRESS`, else looks for `$XDG_RUNTIME_DIR/bus`, else autolaunches
+    /// a bus (with `DISPLAY` set, running `dbus-launch`).
+    package func handOver(_ handover: Handover) throws(KeyIDError) {
+        let variable = SystemVariable.sessionBus.rawValue
+        switch handover {
+        case .export:
+            setenv(variable, address, 1)
+        case .asGLibFindsIt:
+            if let set = getenv(variable).flatMap({ String(validatingCString: $0) }), !set.isEmpty {
+                guard !Self.autolaunches(set) else {
+                    throw .unavailable(
+                        .noBus("\(variable) is '\(DisplayText.escaped(set))', which would start a new bus"))
+                }
+                return
+            }
+            if let runtime = getenv(SystemVariable.runtimeDirectory.rawValue).flatMap({ String(validatingCString: $0) }
+            ),
+                runtime.hasPrefix("/"), access(runtime + "/bus", F_OK) == 0
+            {
+                return
+            }
+            throw .unavailable(
+                .noBus(
+                    "\(variable) and XDG_RUNTIME_DIR name no bus, so GLib would start one; set \(variable)=\(DisplayText.escaped(address))"
+                ))
+        }
+    }
+
     /// Whether an address asks for a bus to be started (an `autolaunch:` entry, which GLib's
     /// clients would follow); keyid refuses it.
     package static func autolaunches(_ address: String) -> Bool {

@@ -12,7 +12,9 @@ enum GErrorCode {
     static let ioNotFound: Int32 = 1  // G_IO_ERROR_NOT_FOUND: no socket at the address
     static let ioInvalidArgument: Int32 = 13  // G_IO_ERROR_INVALID_ARGUMENT: empty or bad address
     static let ioPermissionDenied: Int32 = 14  // G_IO_ERROR_PERMISSION_DENIED
+    static let ioClosed: Int32 = 18  // G_IO_ERROR_CLOSED: the connection is closed
     static let ioTimedOut: Int32 = 24  // G_IO_ERROR_TIMED_OUT: a stalled daemon
+    static let ioDBusError: Int32 = 36  // G_IO_ERROR_DBUS_ERROR: a D-Bus error GLib has no domain for
     static let ioConnectionRefused: Int32 = 39  // G_IO_ERROR_CONNECTION_REFUSED: a stale socket
 
     static let dbusServiceUnknown: Int32 = 2  // G_DBUS_ERROR_SERVICE_UNKNOWN: nobody owns the name
@@ -20,7 +22,9 @@ enum GErrorCode {
     static let dbusBadAddress: Int32 = 6  // G_DBUS_ERROR_BAD_ADDRESS
     static let dbusNoServer: Int32 = 11  // G_DBUS_ERROR_NO_SERVER
     static let dbusTimeout: Int32 = 12  // G_DBUS_ERROR_TIMEOUT
+    static let dbusInvalidArgs: Int32 = 16  // G_DBUS_ERROR_INVALID_ARGS
     static let dbusUnknownMethod: Int32 = 19  // G_DBUS_ERROR_UNKNOWN_METHOD: gnome-keyring's "no such object"
+    static let dbusTimedOut: Int32 = 20  // G_DBUS_ERROR_TIMED_OUT
     static let dbusUnknownObject: Int32 = 41  // G_DBUS_ERROR_UNKNOWN_OBJECT: KWallet's and KeePassXC's
 
     static let secretIsLocked: Int32 = 2  // SECRET_ERROR_IS_LOCKED
@@ -31,6 +35,30 @@ enum GErrorCode {
 }
 
 extension SecretServiceFailure {
+    /// No answer within `timeout`.
+    static func timedOut(_ operation: String, timeout: Duration) -> SecretServiceFailure {
+        SecretServiceFailure(
+            operation: operation, domain: GErrorCode.ioDomain, code: GErrorCode.ioTimedOut,
+            message: "no answer on the session bus within \(seconds(timeout)) s")
+    }
+
+    /// A request that was not sent, because an argument is not a D-Bus value.
+    static func unencodable(_ operation: String) -> SecretServiceFailure {
+        SecretServiceFailure(
+            operation: operation, domain: GErrorCode.dbusDomain, code: GErrorCode.dbusInvalidArgs,
+            message: "the call was not sent: an argument is not a valid D-Bus value")
+    }
+
+    /// A duration in seconds, as `0.5` or `25`.
+    static func seconds(_ duration: Duration) -> String {
+        let (whole, fraction) = duration.components
+        let millis = fraction / 1_000_000_000_000_000
+        guard millis > 0 else { return "\(whole)" }
+        var decimals = String(millis + 1000).dropFirst()
+        while decimals.hasSuffix("0") { decimals.removeLast() }
+        return "\(whole).\(decimals)"
+    }
+
     /// Whether this failure is `domain`'s `code`.
     func `is`(_ domain: String, _ code: Int32) -> Bool {
         self.domain == domain && self.code == code
@@ -50,8 +78,7 @@ extension SecretServiceFailure {
     }
 
     /// The user-facing outcome this failure stands for (the error space measured on
-    /// libsecret 0.20.5, GLib 2.74 and gnome-keyring 42.1, which keyid's own D-Bus client
-    /// reproduces: see `Wire/DBusFailure.swift`).
+    /// libsecret 0.20.5, GLib 2.74 and gnome-keyring 42.1).
     var outcome: KeyIDError {
         switch (domain, code) {
         case (GErrorCode.ioDomain, GErrorCode.ioTimedOut), (GErrorCode.dbusDomain, GErrorCode.dbusTimeout),
@@ -61,6 +88,9 @@ extension SecretServiceFailure {
             (GErrorCode.ioDomain, GErrorCode.ioInvalidArgument), (GErrorCode.ioDomain, GErrorCode.ioPermissionDenied),
             (GErrorCode.ioDomain, GErrorCode.ioConnectionRefused), (GErrorCode.dbusDomain, GErrorCode.dbusBadAddress),
             (GErrorCode.dbusDomain, GErrorCode.dbusNoServer):
+            // Once connected, these mean a reply of the wrong type (GDBus's INVALID_ARGUMENT)
+            // or a failed call, not a missing bus.
+            guard operation == LibSecretConnection.connectOperation else { return .keyring(self) }
             return .unavailable(.noBus(message))
         case (GErrorCode.dbusDomain, GErrorCode.dbusServiceUnknown),
             (GErrorCode.dbusDomain, GErrorCode.dbusNameHasNoOwner):

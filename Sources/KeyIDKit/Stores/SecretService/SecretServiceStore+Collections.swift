@@ -51,8 +51,9 @@ extension SecretServiceStore {
     /// Every collection's object path and label.
     func collections() throws(KeyIDError) -> [(path: String, label: String)] {
         let reply = try request(
-            "/org/freedesktop/secrets", Self.propertiesInterface, "Get",
-            [.string(Self.serviceInterface), .string("Collections")])
+            Self.servicePath, Self.propertiesInterface, "Get",
+            [.string(Self.serviceInterface), .string("Collections")],
+            replyType: "(v)")
         guard case .array(_, let paths)? = reply.first?[0] else { return [] }
         var result: [(path: String, label: String)] = []
         for case .objectPath(let path) in paths {
@@ -73,14 +74,15 @@ extension SecretServiceStore {
         }
         let reply = try request(
             path, Self.collectionInterface, "SearchItems",
-            [.stringDictionary(Dictionary(wanted, uniquingKeysWith: { _, last in last }))])
+            [.stringDictionary(Dictionary(wanted, uniquingKeysWith: { _, last in last }))], replyType: "(ao)")
         guard case .array(_, let found)? = reply.first else { return [] }
         return found.compactMap(\.text)
     }
 
     /// One property of an object of the Secret Service, unboxed from its variant.
     func property(_ path: String, _ interface: String, _ name: String) throws(KeyIDError) -> DBusValue {
-        let reply = try request(path, Self.propertiesInterface, "Get", [.string(interface), .string(name)])
+        let reply = try request(
+            path, Self.propertiesInterface, "Get", [.string(interface), .string(name)], replyType: "(v)")
         return reply.first?[0] ?? .other("")
     }
 }

@@ -1,15 +1,15 @@
 /// `keyid doctor`'s checks of the session bus, the provider and the default keyring.
 extension SecretServiceStore: Diagnosable {
     package func diagnose(_ report: (Check) -> Void) {
-        // The first call carries the connection's authentication: a failure of the
-        // connection itself is the bus's; a failed call, the provider's.
+        // A failure to connect is the bus's; a failed call, the provider's.
         let owner: Result<[DBusValue], SecretServiceFailure>
         do {
             owner = try requests([
-                DBusCall(
-                    destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                    interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
-                    arguments: [.string("org.freedesktop.secrets")])
+                .method(
+                    DBusCall(
+                        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                        interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
+                        arguments: [.string(DBusCall.secretService)], replyType: "(u)"))
             ])[0]
         } catch {
             return report(.fail("session bus", error))

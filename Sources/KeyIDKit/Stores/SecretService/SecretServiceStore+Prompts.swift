@@ -7,8 +7,13 @@ extension SecretServiceStore {
         guard allowPrompt else {
             throw .locked("\(what) is locked; unlock it, or run without --no-prompt to be asked for its password")
         }
+        // Unlock is called here and its prompt run through libsecret: libsecret 0.20.5's own
+        // secret_service_unlock_dbus_paths crashes when the prompt completes without a list
+        // (a provider that went away, or KeePassXC's dismissal with ""), see
+        // doc/COMPATIBILITY.md.
         let reply = try request(
-            nil, Self.serviceInterface, "Unlock", [.array(elementType: "o", paths.map(DBusValue.objectPath))])
+            nil, Self.serviceInterface, "Unlock", [.array(elementType: "o", paths.map(DBusValue.objectPath))],
+            replyType: "(aoo)")
         var count = reply.first?.objectPaths.count ?? 0
         if let prompt = reply.count > 1 ? reply[1].text : nil, prompt != "/" {
             count += try runPrompt(prompt)?.objectPaths.count ?? 0
@@ -31,42 +36,32 @@ extension SecretServiceStore {
 
     /// The object path an alias (such as `default`) points to; `nil` when it points nowhere.
     func readAlias(_ alias: String) throws(KeyIDError) -> String? {
-        let path = try request(nil, Self.serviceInterface, "ReadAlias", [.string(alias)]).first?.text
+        let reply = try requests([.readAlias(alias)])[0]
+        let path = try mapped { () throws(SecretServiceFailure) in try reply.get() }.first?.text
         return path == "/" ? nil : path
     }
 
     /// Runs a prompt the provider returned and waits for it to complete, at most the store's
-    /// timeout (a person may be asked for a password). Returns its result (for `CreateItem`,
-    /// the new item's path), or `nil` when it was dismissed.
+    /// timeout (a person may be asked for a password). Returns what it completed with (for
+    /// `CreateItem`, the new item's path), or `nil` when it gave nothing. libsecret hands on
+    /// the result of a dismissed prompt too: callers judge the result, not the word.
     func runPrompt(_ prompt: String) throws(KeyIDError) -> DBusValue? {
-        // Only the provider may say how its prompt ended: the signal must come from the
-        // connection that owns the Secret Service's name.
-        let owner = try request(
-            "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string("org.freedesktop.secrets")],
-            destination: "org.freedesktop.DBus"
-        ).first?.text
-        let connection = try connection()
+        _ = try connection()
         prompting?(true)
         defer { prompting?(false) }
-        let completed: [DBusValue]
+        let completed: Result<[DBusValue], SecretServiceFailure>
         do {
-            completed = try connection.waitForSignal(
-                path: prompt, interface: Self.promptInterface, member: "Completed", from: owner, timeout: timeout
-            ) { () throws(SecretServiceFailure) in
-                _ = try connection.call(
-                    DBusCall(path: prompt, interface: Self.promptInterface, member: "Prompt", arguments: [.string("")]))
-            }
+            completed = try requests([.prompt(prompt)])[0]
         } catch {
-            if error.is(GErrorCode.ioDomain, GErrorCode.ioTimedOut) {
+            if case .timedOut = error {
                 // Never dismissed (cancelling a prompt can crash gnome-keyring 42.1): the
-                // connection is closed instead, and the provider withdraws the prompt of a
+                // connection was closed instead, and the provider withdraws the prompt of a
                 // client that went away.
                 dropConnection()
                 throw .timedOut("timed out after \(timeout) waiting for a prompt nobody answered")
             }
-            throw error.outcome
+            throw error
         }
-        guard case .boolean(false) = completed.first else { return nil }
-        return completed.count > 1 ? completed[1][0] : nil
+        return try mapped { () throws(SecretServiceFailure) in try completed.get() }.first
     }
 }

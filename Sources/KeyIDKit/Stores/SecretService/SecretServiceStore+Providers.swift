@@ -9,13 +9,11 @@ extension SecretServiceStore {
         }
     }
 
-    /// Finishes a `Delete` whose reply named `prompt`. KeePassXC answers every Delete with a
-    /// prompt, which asks for confirmation when its "confirm deletion" option is on (its
-    /// default). Whether the prompt was dismissed or not, look whether the item is still
-    /// there: that is what counts.
-    func confirmDeletion(of item: StoredItem, prompt: String) throws(KeyIDError) {
-        guard prompt != "/" else { return }
-        _ = try runPrompt(prompt)
+    /// Checks that a deleted item is gone. KeePassXC answers every Delete with a prompt
+    /// (which libsecret runs), asking for confirmation when its "confirm deletion" option is
+    /// on (its default), and libsecret does not say whether it was dismissed: whether the
+    /// item is still there is what counts.
+    func confirmDeletion(of item: StoredItem) throws(KeyIDError) {
         if try exists(item) {
             throw .locked("the item \(item.handle) was not deleted: the keyring's prompt was dismissed")
         }
@@ -36,9 +34,10 @@ extension SecretServiceStore {
     /// Whether the item is still there: its object still answers.
     func exists(_ item: StoredItem) throws(KeyIDError) -> Bool {
         let reply = try requests([
-            DBusCall(
-                path: item.handle, interface: Self.propertiesInterface, member: "Get",
-                arguments: [.string(Self.itemInterface), .string("Locked")])
+            .method(
+                DBusCall(
+                    path: item.handle, interface: Self.propertiesInterface, member: "Get",
+                    arguments: [.string(Self.itemInterface), .string("Locked")], replyType: "(v)"))
         ])[0]
         switch reply {
         case .success: return true

@@ -7,26 +7,29 @@ extension SecretServiceStore {
     /// `GetAll` where it is enough: gnome-keyring looks every property up separately, which
     /// costs milliseconds each in a keyring of thousands of items.
     func load(_ details: LookupDetails, into items: inout [StoredItem]) throws(KeyIDError) {
-        var calls: [DBusCall] = []
+        var calls: [SecretServiceRequest] = []
         if details.contains(.secrets) {
             calls.append(
-                DBusCall(
-                    path: Self.servicePath, interface: Self.serviceInterface, member: "GetSecrets",
-                    arguments: [
-                        .array(elementType: "o", items.map { .objectPath($0.handle) }), .objectPath(try openSession()),
-                    ]))
+                .method(
+                    DBusCall(
+                        path: Self.servicePath, interface: Self.serviceInterface, member: "GetSecrets",
+                        arguments: [
+                            .array(elementType: "o", items.map { .objectPath($0.handle) }),
+                            .objectPath(try openSession()),
+                        ], replyType: "(a{o(oayays)})")))
         }
         let everything = details.contains(.metadata) || items.count > 1
         if everything || details.contains(.attributes) {
             for item in items {
                 calls.append(
-                    everything
-                        ? DBusCall(
-                            path: item.handle, interface: Self.propertiesInterface, member: "GetAll",
-                            arguments: [.string(Self.itemInterface)])
-                        : DBusCall(
-                            path: item.handle, interface: Self.propertiesInterface, member: "Get",
-                            arguments: [.string(Self.itemInterface), .string("Attributes")]))
+                    .method(
+                        everything
+                            ? DBusCall(
+                                path: item.handle, interface: Self.propertiesInterface, member: "GetAll",
+                                arguments: [.string(Self.itemInterface)], replyType: "(a{sv})")
+                            : DBusCall(
+                                path: item.handle, interface: Self.propertiesInterface, member: "Get",
+                                arguments: [.string(Self.itemInterface), .string("Attributes")], replyType: "(v)")))
             }
         }
         guard !calls.isEmpty else { return }

@@ -1,13 +1,16 @@
-/// The freedesktop Secret Service, over one D-Bus connection of its own
-/// (``DBusConnection``).
+/// The freedesktop Secret Service, through libsecret's `SecretService` on a bus connection
+/// of the store's own (``LibSecretConnection``).
 ///
 /// Items are looked up with a NULL schema by exactly `service` and `account`, as
 /// `secret-tool` does. Searches never unlock as a side effect: locked matches are unlocked
 /// explicitly (which may prompt) only when prompting is allowed, and are otherwise reported
-/// as locked. Values travel in a `plain` Secret Service session (see doc/PERFORMANCE.md),
-/// opened once a connection; calls that do not depend on each other are sent together, so a
-/// read is two round trips: `OpenSession` with `SearchItems`, then `GetSecrets` with the
-/// attributes (and a new connection one more first: see ``introduce(_:)``). Items are created with `replace = false` and updated in place with
+/// as locked. libsecret searches, reads aliases, runs prompts and deletes items. Values
+/// travel in a `plain` Secret Service session (see doc/PERFORMANCE.md), opened once a
+/// connection with GDBus on libsecret's connection: libsecret's own session always begins
+/// with a Diffie-Hellman exchange, which costs about half of a `secret-tool lookup`. Requests
+/// that do not depend on each other are sent together, so a read is two round trips after
+/// libsecret has set up its `SecretService`: `OpenSession` with the search, then `GetSecrets`
+/// with the attributes. Items are created with `replace = false` and updated in place with
 /// `Item.SetSecret`. What differs between providers is handled in
 /// `SecretServiceStore+Providers.swift`.
 package final class SecretServiceStore: SecretStore {
@@ -28,11 +31,9 @@ package final class SecretServiceStore: SecretStore {
     private let locateBus: () throws(KeyIDError) -> SessionBus
     /// The bus the store connected to, once it has.
     private(set) var bus: SessionBus?
-    private var opened: DBusConnection?
+    private var opened: LibSecretConnection?
     /// Whether a call that changes something was sent since ``beginOperation()``.
     private var changed = false
-    /// Whether the provider has answered this connection (see ``introduce(_:)``).
-    private var introduced = false
     private var session: String?
     /// The collection IDs are written to, once resolved (see ``targetCollection()``).
     var target: String?
@@ -91,13 +92,11 @@ package final class SecretServiceStore: SecretStore {
             paths = try searchCollection(wanted, named: collection, what: what)
         } else {
             // The session is opened with the search: the two go out together.
-            var calls = [
-                DBusCall(
-                    path: Self.servicePath, interface: Self.serviceInterface, member: "SearchItems",
-                    arguments: [.stringDictionary(Dictionary(wanted, uniquingKeysWith: { _, last in last }))])
+            var calls: [SecretServiceRequest] = [
+                .searchItems(Dictionary(wanted, uniquingKeysWith: { _, last in last }))
             ]
             let opensSession = details.contains(.secrets) && session == nil
-            if opensSession { calls.append(openSessionCall) }
+            if opensSession { calls.append(.method(openSessionCall)) }
             let replies = try requests(calls)
             if opensSession { try sessionOpened(replies[1]) }
             let found = try mapped { () throws(SecretServiceFailure) in try replies[0].get() }
@@ -142,8 +141,10 @@ package final class SecretServiceStore: SecretStore {
             attempt += 1
             let reply: [DBusValue]
             switch try requests([
-                DBusCall(
-                    path: collection, interface: Self.collectionInterface, member: "CreateItem", arguments: arguments)
+                .method(
+                    DBusCall(
+                        path: collection, interface: Self.collectionInterface, member: "CreateItem",
+                        arguments: arguments, replyType: "(oo)"))
             ])[0] {
             case .success(let values):
                 reply = values
@@ -172,7 +173,8 @@ package final class SecretServiceStore: SecretStore {
         }
         let session = try openSession()
         _ = try request(
-            item.handle, Self.itemInterface, "SetSecret", [.plainSecret(Array(id.uuidString.utf8), session: session)])
+            item.handle, Self.itemInterface, "SetSecret", [.plainSecret(Array(id.uuidString.utf8), session: session)],
+            replyType: "()")
         // The ID is keyid's now: mark it and bind it to this machine.
         let current: [String: String]
         if let loaded = item.attributes {
@@ -188,8 +190,9 @@ package final class SecretServiceStore: SecretStore {
     }
 
     package func delete(_ item: StoredItem) throws(KeyIDError) {
-        let reply = try request(item.handle, Self.itemInterface, "Delete", [])
-        try confirmDeletion(of: item, prompt: reply.first?.text ?? "/")
+        let reply = try requests([.deleteItem(item.handle)])[0]
+        try mapped { () throws(SecretServiceFailure) in _ = try reply.get() }
+        try confirmDeletion(of: item)
     }
 
     /// The attributes keyid writes on the Secret Service: its own (see
@@ -204,7 +207,8 @@ package final class SecretServiceStore: SecretStore {
     func writeAttributes(of item: StoredItem, _ attributes: [String: String]) throws(KeyIDError) {
         _ = try request(
             item.handle, Self.propertiesInterface, "Set",
-            [.string(Self.itemInterface), .string("Attributes"), .variant(.stringDictionary(attributes))])
+            [.string(Self.itemInterface), .string("Attributes"), .variant(.stringDictionary(attributes))],
+            replyType: "()")
     }
 
     package func beginOperation() { changed = false }
@@ -221,64 +225,45 @@ package final class SecretServiceStore: SecretStore {
     /// Lets go of the connection and what belongs to it; the next call opens a new one.
     func dropConnection() {
         opened = nil
-        introduced = false
         session = nil
         target = nil
     }
-
-    /// The methods that change something in the keyring (a prompt may complete a change).
-    static let changingMembers: Set<String> = ["CreateItem", "SetSecret", "Delete", "Set", "Prompt"]
 
     // MARK: - Steps
 
     /// The connection, opened on first use, and again when the bus closed it (then with a new
     /// session: a session belongs to the connection that opened it).
-    func connection() throws(KeyIDError) -> DBusConnection {
+    func connection() throws(KeyIDError) -> LibSecretConnection {
         if let opened, opened.isOpen, opened.isOwnedByThisProcess { return opened }
-        // A connection inherited through fork is the parent's stream: let go of it, unused.
+        // A connection inherited through fork belongs to the parent's GDBus thread: let go of
+        // it, unused.
         dropConnection()
         let bus = try locateBus()
         self.bus = bus
         do {
-            let connection = try DBusConnection.open(address: bus.address, timeout: timeout)
+            let connection = try LibSecretConnection.open(timeout: timeout)
             opened = connection
             return connection
         } catch {
-            // Nothing is sent yet: a failure here means there is no usable session bus, or
-            // one that did not accept the connection in time.
-            if error.is(GErrorCode.ioDomain, GErrorCode.ioTimedOut) { throw error.outcome }
-            throw .unavailable(.noBus(error.message))
+            // A failure to connect means there is no usable session bus, or one that did not
+            // accept the connection in time.
+            if error.operation == LibSecretConnection.connectOperation,
+                !error.is(GErrorCode.ioDomain, GErrorCode.ioTimedOut)
+            {
+                throw .unavailable(.noBus(error.message))
+            }
+            throw error.outcome
         }
-    }
-
-    /// Makes the provider know this connection before any call that needs it to. gnome-keyring
-    /// 42.1 sets up a caller on its main loop when the caller's first message arrives; a call
-    /// handled before that finds no caller: SearchItems then fails, and OpenSession crashes
-    /// the daemon (`gkd_secret_service_get_pkcs11_session: assertion 'client' failed`, then a
-    /// GLib error). With the first calls sent together from a new connection, that happened
-    /// about once in 40 bursts of 32 keyid runs. So the first message is a property read that
-    /// needs no caller, and the rest waits for its reply: one round trip, once a connection.
-    /// Its failure is left to the calls that follow, which meet the same cause.
-    private func introduce(_ connection: DBusConnection) throws(KeyIDError) {
-        let reply = try mapped { () throws(SecretServiceFailure) in
-            try connection.call([
-                DBusCall(
-                    path: Self.servicePath, interface: Self.propertiesInterface, member: "Get",
-                    arguments: [.string(Self.serviceInterface), .string("Collections")])
-            ])
-        }
-        if case .success = reply[0] { introduced = true }
     }
 
     /// Sends `calls` together and waits for every reply; a failure of the connection is
-    /// thrown, a failed call is its own result.
-    func requests(_ calls: [DBusCall]) throws(KeyIDError) -> [Result<[DBusValue], SecretServiceFailure>] {
+    /// thrown, a failed request is its own result.
+    func requests(_ calls: [SecretServiceRequest]) throws(KeyIDError) -> [Result<
+        [DBusValue], SecretServiceFailure
+    >] {
         let connection = try connection()
-        if !introduced, calls.contains(where: { $0.destination == DBusCall.secretService }) {
-            try introduce(connection)
-        }
-        if calls.contains(where: { Self.changingMembers.contains($0.member) }) { changed = true }
-        return try mapped { () throws(SecretServiceFailure) in try connection.call(calls) }
+        if calls.contains(where: \.changes) { changed = true }
+        return try mapped { () throws(SecretServiceFailure) in try connection.perform(calls) }
     }
 
     /// Runs a connection call, mapping its failure onto the outcome users see.
@@ -294,12 +279,12 @@ package final class SecretServiceStore: SecretStore {
     /// reply's values, with a failure mapped onto the outcome users see.
     func request(
         _ path: String?, _ interface: String, _ method: String, _ arguments: [DBusValue],
-        destination: String = "org.freedesktop.secrets"
+        destination: String = DBusCall.secretService, replyType: String? = nil
     ) throws(KeyIDError) -> [DBusValue] {
         let call = DBusCall(
             destination: destination, path: path ?? Self.servicePath, interface: interface, member: method,
-            arguments: arguments)
-        let reply = try requests([call])[0]
+            arguments: arguments, replyType: replyType)
+        let reply = try requests([.method(call)])[0]
         return try mapped { () throws(SecretServiceFailure) in try reply.get() }
     }
 
@@ -307,14 +292,14 @@ package final class SecretServiceStore: SecretStore {
     func openSession() throws(KeyIDError) -> String {
         _ = try connection()
         if let session { return session }
-        try sessionOpened(try requests([openSessionCall])[0])
+        try sessionOpened(try requests([.method(openSessionCall)])[0])
         return session ?? "/"
     }
 
     private var openSessionCall: DBusCall {
         DBusCall(
             path: Self.servicePath, interface: Self.serviceInterface, member: "OpenSession",
-            arguments: [.string("plain"), .variant(.string(""))])
+            arguments: [.string("plain"), .variant(.string(""))], replyType: "(vo)")
     }
 
     /// Keeps the session `OpenSession` answered with.

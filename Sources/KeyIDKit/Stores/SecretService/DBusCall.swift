@@ -1,8 +1,9 @@
-/// One method call to send over a ``DBusConnection``: by default to the Secret Service.
+/// One D-Bus method call, by default to the Secret Service, made through GDBus on the
+/// connection of libsecret's `SecretService` (``LibSecretConnection``).
 struct DBusCall: Equatable, Sendable {
     /// The Secret Service's well-known bus name.
     static let secretService = "org.freedesktop.secrets"
-    /// The bus name that receives the call; `nil` sends it to the peer of the connection.
+    /// The bus name that receives the call.
     var destination: String? = secretService
     /// The object called. Address a collection by the path `Service.ReadAlias` gives, not
     /// by `/org/freedesktop/secrets/aliases/…`: gnome-keyring 42 rewrites alias paths on its
@@ -14,6 +15,8 @@ struct DBusCall: Equatable, Sendable {
     var interface: String
     var member: String
     var arguments: [DBusValue] = []
+    /// The reply's D-Bus type, such as `(ao)`; GDBus fails a reply of any other type.
+    var replyType: String?
 
     /// The name failures give the call, e.g. `org.freedesktop.Secret.Service.SearchItems`.
     var operation: String { interface + "." + member }

@@ -1,0 +1,398 @@
+internal import CLibSecret
+import Glibc
+
+/// A connection to the Secret Service through libsecret and GDBus: the one file that
+/// touches their C API. Everything it hands out is Swift: values as ``DBusValue``, failures
+/// as ``SecretServiceFailure``.
+///
+/// It holds a libsecret `SecretService` of its own (`secret_service_open`, not the one
+/// `secret_service_get` keeps), on GLib's shared session-bus connection, which libsecret
+/// always uses. That connection's exit-on-close (SIGTERM for the process once the bus goes
+/// away and a main loop runs) is turned off: a library must never end its host (README "Use
+/// from Swift"); a lost bus is a failed call, and the next one connects again.
+///
+/// Its requests complete in a `GMainContext` of its own, iterated only while one waits, on
+/// the calling thread (one at a time): requests go out together, and every wait has a
+/// deadline. A request that outlives it is never cancelled (cancelling a prompt dismisses
+/// it, which can hang libsecret and crash gnome-keyring 42.1): it is abandoned with the
+/// `SecretService` it was made on, and a prompt stays for a person to answer.
+final class LibSecretConnection {
+    /// The bound on each batch of requests.
+    let timeout: Duration
+    private let context: OpaquePointer
+    private let service: UnsafeMutablePointer<SecretService>
+    /// The process that opened the connection. GDBus moves its messages on a thread that a
+    /// child made by `fork` does not have.
+    private let process = getpid()
+    private var abandoned = false
+
+    private init(timeout: Duration, context: OpaquePointer, service: UnsafeMutablePointer<SecretService>) {
+        self.timeout = timeout
+        self.context = context
+        self.service = service
+    }
+
+    deinit {
+        // In a child made by fork, GLib's objects belong to the parent's threads: left alone.
+        guard isOwnedByThisProcess else { return }
+        withContext {
+            g_object_unref(service)
+            while g_main_context_iteration(context, 0) != 0 {}
+        }
+        g_main_context_unref(context)
+    }
+
+    /// The shared connection libsecret's proxy uses.
+    private var connection: OpaquePointer {
+        service.withMemoryRebound(to: GDBusProxy.self, capacity: 1) { g_dbus_proxy_get_connection($0) }
+    }
+
+    /// Whether requests can still be made: none was abandoned, and the bus did not close the
+    /// connection.
+    var isOpen: Bool { !abandoned && g_dbus_connection_is_closed(connection) == 0 }
+
+    /// Whether this process opened the connection (not a parent before a `fork`).
+    var isOwnedByThisProcess: Bool { process == getpid() }
+
+    /// The name failures to reach the bus give their operation.
+    static let connectOperation = "secret_service_open"
+
+    /// The process that last opened a connection, once one has: GDBus's thread runs there.
+    private static let gdbusProcess = ThreadLock<pid_t?>(nil)
+
+    /// Sets up a libsecret `SecretService` on the session bus as GLib finds it (which reads
+    /// the service's properties: the first call gnome-keyring 42.1 answers without knowing
+    /// the caller, see `doc/COMPATIBILITY.md`), within `timeout`. The caller makes sure GLib
+    /// finds a bus and does not autolaunch one (``SessionBus``).
+    static func open(timeout: Duration) throws(SecretServiceFailure) -> LibSecretConnection {
+        if let parent = gdbusProcess.withLock({ $0 }), parent != getpid() {
+            throw SecretServiceFailure(
+                operation: "fork", domain: GErrorCode.ioDomain, code: GErrorCode.ioFailed,
+                message:
+                    "GLib's D-Bus thread runs in process \(parent), which made this one by fork; connect from a process of its own"
+            )
+        }
+        quietLibSecretLog()
+        // GSocket's class set-up ignores SIGPIPE for the whole process; GDBus sends with
+        // MSG_NOSIGNAL on Linux, so the host's disposition is put back.
+        let restoreSIGPIPE = POSIX.signalDisposition(SIGPIPE)
+        defer { restoreSIGPIPE() }
+        let context = g_main_context_new()!
+        var opened: LibSecretConnection?
+        defer { if opened == nil { g_main_context_unref(context) } }
+        g_main_context_push_thread_default(context)
+        defer { g_main_context_pop_thread_default(context) }
+        gdbusProcess.withLock { $0 = getpid() }
+        let deadline = MonotonicInstant.now + timeout
+        let cancellable = g_cancellable_new()
+        defer { g_object_unref(cancellable) }
+        let opening = Slot()
+        secret_service_open(
+            secret_service_get_type(), nil, SECRET_SERVICE_NONE, cancellable, finished, opening.retained)
+        guard wait(for: [opening], in: context, until: deadline) else {
+            // Nothing is asked of the provider yet but its properties: cancelling is safe.
+            g_cancellable_cancel(cancellable)
+            _ = wait(for: [opening], in: context, until: .now + .seconds(1))
+            throw SecretServiceFailure.timedOut(connectOperation, timeout: timeout)
+        }
+        var error: UnsafeMutablePointer<GError>?
+        let service = secret_service_open_finish(opening.result, &error)
+        guard let service, error == nil else {
+            if let service { g_object_unref(service) }
+            throw failure(error, connectOperation)
+                ?? SecretServiceFailure(
+                    operation: connectOperation, domain: GErrorCode.ioDomain, code: GErrorCode.ioFailed,
+                    message: "no service")
+        }
+        let connection = LibSecretConnection(timeout: timeout, context: context, service: service)
+        opened = connection
+        g_dbus_connection_set_exit_on_close(connection.connection, 0)
+        return connection
+    }
+
+    /// Sends every request at once, then waits for all of them, at most ``timeout`` in all. A
+    /// request that fails is a failure among the results; requests not answered in time are
+    /// abandoned with this connection, and thrown as timed out.
+    func perform(_ requests: [SecretServiceRequest]) throws(SecretServiceFailure) -> [Result<
+        [DBusValue], SecretServiceFailure
+    >] {
+        guard isOpen else {
+            throw SecretServiceFailure(
+                operation: requests.first?.operation ?? Self.connectOperation, domain: GErrorCode.ioDomain,
+                code: GErrorCode.ioClosed, message: "the connection to the session bus is closed")
+        }
+        return try withContext { () throws(SecretServiceFailure) in
+            // What arrived since the last wait first: a NameOwnerChanged after the provider
+            // restarted points libsecret's proxy at the new owner.
+            while g_main_context_iteration(context, 0) != 0 {}
+            let deadline = MonotonicInstant.now + timeout
+            let started = requests.map { request in
+                let slot = Slot()
+                let problem = start(request, slot)
+                return (request: request, slot: problem == nil ? slot : nil, failure: problem)
+            }
+            let slots = started.compactMap(\.slot)
+            guard Self.wait(for: slots, in: context, until: deadline) else {
+                abandoned = true
+                throw SecretServiceFailure.timedOut(requests.first?.operation ?? "call", timeout: timeout)
+            }
+            return started.map { request, slot, problem in
+                if let problem { return .failure(problem) }
+                return finish(request, slot!.result)
+            }
+        }
+    }
+
+    // MARK: - Requests
+
+    /// Starts `request`, whose completion `slot` receives; returns why it could not start.
+    private func start(_ request: SecretServiceRequest, _ slot: Slot) -> SecretServiceFailure? {
+        switch request {
+        case .method(let call):
+            guard let parameters = Self.encode(.tuple(call.arguments)) else { return .unencodable(call.operation) }
+            let replyType = call.replyType.flatMap { keyid_variant_type_new($0) }
+            defer { if let replyType { g_variant_type_free(replyType) } }
+            g_dbus_connection_call(
+                connection, call.destination ?? DBusCall.secretService, call.path, call.interface, call.member,
+                parameters, replyType, G_DBUS_CALL_FLAGS_NONE, -1, nil, Self.finished, slot.retained)
+        case .searchItems(let attributes):
+            let table = keyid_string_table_new()
+            defer { g_hash_table_unref(table) }
+            for (name, value) in attributes {
+                _ = g_hash_table_insert(table, g_strdup(name), g_strdup(value))
+            }
+            secret_service_search_for_dbus_paths(service, nil, table, nil, Self.finished, slot.retained)
+        case .readAlias(let alias):
+            secret_service_read_alias_dbus_path(service, alias, nil, Self.finished, slot.retained)
+        case .deleteItem(let path), .prompt(let path):
+            guard g_variant_is_object_path(path) != 0 else { return .unencodable(request.operation) }
+            if case .deleteItem = request {
+                secret_service_delete_item_dbus_path(service, path, nil, Self.finished, slot.retained)
+            } else {
+                // No return type: libsecret then hands over whatever the prompt completed with
+                // (checking it would log a warning), and keyid reads it.
+                secret_service_prompt_at_dbus_path(service, path, nil, nil, Self.finished, slot.retained)
+            }
+        }
+        return nil
+    }
+
+    /// The outcome of a completed request, as the reply's values.
+    private func finish(_ request: SecretServiceRequest, _ result: OpaquePointer?) -> Result<
+        [DBusValue], SecretServiceFailure
+    > {
+        var error: UnsafeMutablePointer<GError>?
+        switch request {
+        case .method:
+            let reply = g_dbus_connection_call_finish(connection, result, &error)
+            defer { if let reply { g_variant_unref(reply) } }
+            if let failure = Self.failure(error, request.operation) { return .failure(failure) }
+            guard let reply, case .tuple(let values) = Self.decode(reply) else { return .success([]) }
+            return .success(values)
+        case .searchItems:
+            var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
+            var locked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
+            _ = secret_service_search_for_dbus_paths_finish(service, result, &unlocked, &locked, &error)
+            defer {
+                g_strfreev(unlocked)
+                g_strfreev(locked)
+            }
+            if let failure = Self.failure(error, request.operation) { return .failure(failure) }
+            return .success([Self.pathArray(unlocked), Self.pathArray(locked)])
+        case .readAlias:
+            let path = secret_service_read_alias_dbus_path_finish(service, result, &error)
+            defer { g_free(path) }
+            if let failure = Self.failure(error, request.operation) { return .failure(failure) }
+            return .success([.objectPath(path.map { String(cString: $0) } ?? "/")])
+        case .deleteItem:
+            _ = secret_service_delete_item_dbus_path_finish(service, result, &error)
+            if let failure = Self.failure(error, request.operation) { return .failure(failure) }
+            return .success([])
+        case .prompt:
+            let value = secret_service_prompt_at_dbus_path_finish(service, result, &error)
+            defer { if let value { g_variant_unref(value) } }
+            if let failure = Self.failure(error, request.operation) { return .failure(failure) }
+            return .success(value.map { [Self.decode($0)] } ?? [])
+        }
+    }
+
+    // MARK: - Waiting
+
+    /// Where a request's completion lands: libsecret's or GDBus's `GAsyncResult`, one
+    /// reference of its own.
+    private final class Slot {
+        var result: OpaquePointer?
+
+        deinit { if let result { g_object_unref(UnsafeMutableRawPointer(result)) } }
+
+        /// The slot as a callback's data, kept alive until the callback runs (and leaked with
+        /// a request that never completes).
+        var retained: gpointer { Unmanaged.passRetained(self).toOpaque() }
+    }
+
+    /// The callback of every request: keeps the result in its slot.
+    private static let finished: GAsyncReadyCallback = { _, result, data in
+        guard let data else { return }
+        let slot = Unmanaged<Slot>.fromOpaque(data).takeRetainedValue()
+        slot.result = OpaquePointer(g_object_ref(UnsafeMutableRawPointer(result)))
+    }
+
+    /// Iterates `context` until every slot holds its result (true) or `deadline` passes.
+    private static func wait(for slots: [Slot], in context: OpaquePointer, until deadline: MonotonicInstant) -> Bool {
+        while slots.contains(where: { $0.result == nil }) {
+            let left = deadline - .now
+            guard left > .zero else { return false }
+            let (seconds, attoseconds) = left.components
+            let milliseconds = min(seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1, Int64(Int32.max))
+            // A timer in the same context wakes the iteration at the deadline.
+            let timer = g_timeout_source_new(guint(milliseconds))
+            g_source_set_callback(timer, { _ in 0 }, nil, nil)
+            g_source_attach(timer, context)
+            g_main_context_iteration(context, 1)
+            g_source_destroy(timer)
+            g_source_unref(timer)
+        }
+        return true
+    }
+
+    /// Runs `body` with the connection's context as the thread's default, where GDBus and
+    /// libsecret deliver what completes.
+    private func withContext<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        g_main_context_push_thread_default(context)
+        defer { g_main_context_pop_thread_default(context) }
+        return try body()
+    }
+
+    // MARK: - GVariant
+
+    /// A new floating GVariant holding `value`; `nil` when GVariant cannot hold it (an
+    /// object path or type that is not one).
+    private static func encode(_ value: DBusValue) -> OpaquePointer? {
+        switch value {
+        case .string(let text):
+            return g_variant_new_string(text)
+        case .objectPath(let path):
+            guard g_variant_is_object_path(path) != 0 else { return nil }
+            return g_variant_new_object_path(path)
+        case .boolean(let flag):
+            return g_variant_new_boolean(flag ? 1 : 0)
+        case .bytes(let bytes):
+            return bytes.withUnsafeBytes { keyid_variant_bytes($0.baseAddress, gsize($0.count)) }
+        case .array(let elementType, let values):
+            guard let type = keyid_variant_type_new(elementType) else { return nil }
+            defer { g_variant_type_free(type) }
+            return encodeAll(values) { children in
+                g_variant_new_array(type, children.baseAddress, gsize(children.count))
+            }
+        case .dictEntry(let key, let value):
+            return encodeAll([key, value]) { pair in g_variant_new_dict_entry(pair[0], pair[1]) }
+        case .variant(let inner):
+            return encode(inner).map { g_variant_new_variant($0) }
+        case .tuple(let values):
+            return encodeAll(values) { children in g_variant_new_tuple(children.baseAddress, gsize(children.count)) }
+        case .uint32, .uint64, .other:
+            // Values keyid only ever receives.
+            return nil
+        }
+    }
+
+    /// Encodes `values` and hands them to `make`; `nil` (with none of them leaked) when one
+    /// cannot be encoded.
+    private static func encodeAll(
+        _ values: [DBusValue], _ make: (UnsafeBufferPointer<OpaquePointer?>) -> OpaquePointer?
+    ) -> OpaquePointer? {
+        let children = values.map(encode)
+        guard children.allSatisfy({ $0 != nil }) else {
+            for case let child? in children { g_variant_unref(g_variant_ref_sink(child)) }
+            return nil
+        }
+        return children.withUnsafeBufferPointer(make)
+    }
+
+    /// The Swift value of a GVariant.
+    private static func decode(_ value: OpaquePointer) -> DBusValue {
+        let type = String(cString: g_variant_get_type_string(value))
+        func children() -> [DBusValue] {
+            (0..<g_variant_n_children(value)).map { index in
+                let child = g_variant_get_child_value(value, index)!
+                defer { g_variant_unref(child) }
+                return decode(child)
+            }
+        }
+        switch type.utf8.first {
+        case UInt8(ascii: "s"), UInt8(ascii: "g"):
+            return .string(String(cString: g_variant_get_string(value, nil)))
+        case UInt8(ascii: "o"):
+            return .objectPath(String(cString: g_variant_get_string(value, nil)))
+        case UInt8(ascii: "b"):
+            return .boolean(g_variant_get_boolean(value) != 0)
+        case UInt8(ascii: "u"):
+            return .uint32(g_variant_get_uint32(value))
+        case UInt8(ascii: "t"):
+            return .uint64(UInt64(g_variant_get_uint64(value)))
+        case UInt8(ascii: "v"):
+            let inner = g_variant_get_variant(value)!
+            defer { g_variant_unref(inner) }
+            return .variant(decode(inner))
+        case UInt8(ascii: "a") where type == "ay":
+            var length: gsize = 0
+            guard let bytes = g_variant_get_fixed_array(value, &length, 1), length > 0 else { return .bytes([]) }
+            return .bytes(Array(UnsafeRawBufferPointer(start: bytes, count: Int(length))))
+        case UInt8(ascii: "a"):
+            return .array(elementType: String(type.dropFirst()), children())
+        case UInt8(ascii: "{"):
+            let parts = children()
+            return .dictEntry(parts[0], parts[1])
+        case UInt8(ascii: "("):
+            return .tuple(children())
+        default:
+            return .other(type)
+        }
+    }
+
+    // MARK: - C helpers
+
+    /// Converts and frees a GError; `nil` when there was none. A D-Bus error GLib has no
+    /// domain for keeps its name as the domain, with code 0; the name GDBus puts before a
+    /// remote error's message is taken off.
+    private static func failure(_ error: UnsafeMutablePointer<GError>?, _ operation: String) -> SecretServiceFailure? {
+        guard let error else { return nil }
+        defer { g_error_free(error) }
+        var domain = g_quark_to_string(error.pointee.domain).map { String(cString: $0) } ?? ""
+        var code = error.pointee.code
+        if g_dbus_error_is_remote_error(error) != 0 {
+            let name = g_dbus_error_get_remote_error(error)
+            defer { g_free(name) }
+            _ = g_dbus_error_strip_remote_error(error)
+            if domain == GErrorCode.ioDomain, code == GErrorCode.ioDBusError, let name {
+                domain = String(cString: name)
+                code = 0
+            }
+        }
+        return SecretServiceFailure(
+            operation: operation, domain: domain, code: code,
+            message: error.pointee.message.map { String(cString: $0) } ?? "")
+    }
+
+    /// A `NULL`-terminated array of object paths as an `ao` value.
+    private static func pathArray(_ array: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?) -> DBusValue {
+        var paths: [DBusValue] = []
+        while let entry = array?[paths.count] { paths.append(.objectPath(String(cString: entry))) }
+        return .array(elementType: "o", paths)
+    }
+
+    /// Drops what libsecret logs through GLib (warnings about a provider's malformed replies,
+    /// which keyid reports as failures of its own): a library must not print. Only
+    /// libsecret's log domain is touched, once a process.
+    private static func quietLibSecretLog() {
+        logQuieted.withLock { quieted in
+            guard !quieted else { return }
+            quieted = true
+            let levels = GLogLevelFlags(
+                rawValue: G_LOG_LEVEL_MASK.rawValue & ~(G_LOG_LEVEL_ERROR.rawValue | G_LOG_FLAG_FATAL.rawValue))
+            _ = g_log_set_handler("libsecret", levels, { _, _, _, _ in }, nil)
+        }
+    }
+
+    private static let logQuieted = ThreadLock(false)
+}
