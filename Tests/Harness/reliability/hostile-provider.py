@@ -1,0 +1,317 @@
+#!/usr/bin/python3
+"""A Secret Service provider that misbehaves on purpose, for keyid's tests.
+
+  hostile-provider.py MODE WRITE_LOG
+
+Owns org.freedesktop.secrets on the session bus that DBUS_SESSION_BUS_ADDRESS names, with
+one collection, login (the default alias), holding one item with the attributes
+service=keyid account=device-id. MODE says how it answers:
+
+  good                 as a provider should; the item's value is a valid UUID
+  stall                never answers SearchItems or GetSecrets
+  wrong-types          SearchItems answers with a string instead of (ao ao)
+  wrong-types-paths    SearchItems answers (as as): the item's path as a string
+  wrong-types-secrets  GetSecrets answers with a string instead of a{o(oayays)}
+  not-an-id            the item's value is "hello"
+  huge                 the item's value is 20 MiB: a UUID followed by "x"s
+  no-secret            GetSecrets answers with an empty dictionary
+  other-item           GetSecrets answers with a value for another object path only
+  refuse-session       OpenSession fails
+  exit-mid-call        the process exits, without replying, on SearchItems or GetSecrets
+  error-text           every method fails with an odd error name and a message holding
+                       newlines, a carriage return, a tab, ESC [2J, bidi controls
+                       (U+202E, U+202C) and U+2028
+
+Every call that would change something (CreateItem, SetSecret, Delete, Properties.Set) is
+appended to WRITE_LOG, one line each, when it arrives, whether or not it then succeeds.
+Prints "ready" once it owns the name, and nothing else on stdout; runs until killed.
+"""
+import os
+import sys
+
+import dbus
+import dbus.service
+from dbus.mainloop.glib import DBusGMainLoop
+from gi.repository import GLib
+
+MODES = {
+    "good", "stall", "wrong-types", "wrong-types-paths", "wrong-types-secrets", "not-an-id", "huge",
+    "no-secret", "other-item", "refuse-session", "exit-mid-call", "error-text",
+}
+
+SERVICE_PATH = "/org/freedesktop/secrets"
+COLLECTION_PATH = SERVICE_PATH + "/collection/login"
+ITEM_PATH = COLLECTION_PATH + "/1"
+OTHER_PATH = COLLECTION_PATH + "/2"
+SESSION_PATH = SERVICE_PATH + "/session/1"
+
+SERVICE = "org.freedesktop.Secret.Service"
+COLLECTION = "org.freedesktop.Secret.Collection"
+ITEM = "org.freedesktop.Secret.Item"
+PROPERTIES = "org.freedesktop.DBus.Properties"
+
+GOOD_ID = b"6f1c2a4e-8b3d-4e5f-9a7b-1c2d3e4f5a6b"
+TIME = 1700000000
+
+ODD_NAME = "_0dd.__.Err0r_N4me_.x"
+ODD_MESSAGE = ("first line\nsecond line\r\n\x1b[2Jcleared screen \u202ereversed\u202c"
+               " \u2028after a line separator\tend")
+
+if len(sys.argv) != 3 or sys.argv[1] not in MODES:
+    sys.stderr.write("usage: hostile-provider.py %s WRITE_LOG\n" % "|".join(sorted(MODES)))
+    sys.exit(2)
+mode, write_log = sys.argv[1], sys.argv[2]
+open(write_log, "a").close()
+
+# Replies held back in mode stall: kept, so that they are never sent.
+unanswered = []
+
+
+def record(call, path, detail=""):
+    """Appends a call that would change something to the write log."""
+    with open(write_log, "a") as log:
+        log.write("%s %s%s\n" % (call, path, " " + detail if detail else ""))
+        log.flush()
+
+
+def fail(message, name="org.freedesktop.DBus.Error.Failed"):
+    raise dbus.exceptions.DBusException(message, name=name)
+
+
+def hostile():
+    """Fails the method in mode error-text."""
+    if mode == "error-text":
+        fail(ODD_MESSAGE, name=ODD_NAME)
+
+
+def stored_value():
+    if mode == "not-an-id":
+        return b"hello"
+    if mode == "huge":
+        return GOOD_ID + b"x" * (20 * 1024 * 1024 - len(GOOD_ID))
+    return GOOD_ID
+
+
+def secret(session, value):
+    return dbus.Struct(
+        (dbus.ObjectPath(session), dbus.ByteArray(b""), dbus.ByteArray(value), dbus.String("text/plain")),
+        signature="oayays")
+
+
+class Exported(dbus.service.Object):
+    """An object with properties of one interface."""
+    interface = ""
+
+    def properties(self):
+        return {}
+
+    def assign(self, name, value):
+        fail("property %s is read-only" % name, name="org.freedesktop.DBus.Error.PropertyReadOnly")
+
+    @dbus.service.method(PROPERTIES, in_signature="ss", out_signature="v")
+    def Get(self, interface, name):
+        hostile()
+        properties = self.properties()
+        if interface not in (self.interface, "") or name not in properties:
+            fail("no property %s.%s" % (interface, name), name="org.freedesktop.DBus.Error.InvalidArgs")
+        return properties[name]
+
+    @dbus.service.method(PROPERTIES, in_signature="s", out_signature="a{sv}")
+    def GetAll(self, interface):
+        hostile()
+        if interface not in (self.interface, ""):
+            return dbus.Dictionary({}, signature="sv")
+        return dbus.Dictionary(self.properties(), signature="sv")
+
+    @dbus.service.method(PROPERTIES, in_signature="ssv", out_signature="")
+    def Set(self, interface, name, value):
+        record("Set", self.__dbus_object_path__, "%s.%s" % (interface, name))
+        hostile()
+        if interface != self.interface or name not in self.properties():
+            fail("no property %s.%s" % (interface, name), name="org.freedesktop.DBus.Error.InvalidArgs")
+        self.assign(name, value)
+
+
+class Item(Exported):
+    interface = ITEM
+
+    def __init__(self, connection, path, label, attributes, value):
+        super().__init__(connection, path)
+        self.path = path
+        self.label = label
+        self.attributes = dict(attributes)
+        self.value = value
+
+    def properties(self):
+        return {
+            "Label": dbus.String(self.label),
+            "Attributes": dbus.Dictionary(self.attributes, signature="ss"),
+            "Created": dbus.UInt64(TIME),
+            "Modified": dbus.UInt64(TIME),
+            "Locked": dbus.Boolean(False),
+        }
+
+    def assign(self, name, value):
+        if name == "Label":
+            self.label = str(value)
+        elif name == "Attributes":
+            self.attributes = {str(k): str(v) for k, v in value.items()}
+        else:
+            super().assign(name, value)
+
+    def matches(self, wanted):
+        return all(self.attributes.get(str(k)) == str(v) for k, v in wanted.items())
+
+    @dbus.service.method(ITEM, in_signature="o", out_signature="(oayays)")
+    def GetSecret(self, session):
+        hostile()
+        return secret(session, self.value)
+
+    @dbus.service.method(ITEM, in_signature="(oayays)", out_signature="")
+    def SetSecret(self, value):
+        record("SetSecret", self.path)
+        hostile()
+        self.value = bytes(value[2])
+
+    @dbus.service.method(ITEM, in_signature="", out_signature="o")
+    def Delete(self):
+        record("Delete", self.path)
+        hostile()
+        items.pop(self.path, None)
+        self.remove_from_connection()
+        return dbus.ObjectPath("/")
+
+
+class Collection(Exported):
+    interface = COLLECTION
+
+    def __init__(self, connection, path):
+        super().__init__(connection, path)
+        self.path = path
+        self.next_item = 3
+
+    def properties(self):
+        return {
+            "Label": dbus.String("Login"),
+            "Locked": dbus.Boolean(False),
+            "Items": dbus.Array(sorted(items), signature="o"),
+            "Created": dbus.UInt64(TIME),
+            "Modified": dbus.UInt64(TIME),
+        }
+
+    @dbus.service.method(COLLECTION, in_signature="a{ss}", out_signature="ao")
+    def SearchItems(self, attributes):
+        hostile()
+        return dbus.Array(matching(attributes), signature="o")
+
+    @dbus.service.method(COLLECTION, in_signature="a{sv}(oayays)b", out_signature="oo")
+    def CreateItem(self, properties, value, replace):
+        record("CreateItem", self.path)
+        hostile()
+        attributes = properties.get(ITEM + ".Attributes", {})
+        label = str(properties.get(ITEM + ".Label", ""))
+        # replace = true updates the first item whose attributes include the new ones, as
+        # gnome-keyring does.
+        existing = matching(attributes) if replace else []
+        if existing:
+            item = items[existing[0]]
+            item.label, item.value = label, bytes(value[2])
+            return (dbus.ObjectPath(item.path), dbus.ObjectPath("/"))
+        path = "%s/%d" % (self.path, self.next_item)
+        self.next_item += 1
+        items[path] = Item(self.connection, path, label, attributes, bytes(value[2]))
+        return (dbus.ObjectPath(path), dbus.ObjectPath("/"))
+
+    @dbus.service.method(COLLECTION, in_signature="", out_signature="o")
+    def Delete(self):
+        record("Delete", self.path)
+        hostile()
+        return dbus.ObjectPath("/")
+
+
+class Service(Exported):
+    interface = SERVICE
+
+    def properties(self):
+        return {"Collections": dbus.Array([COLLECTION_PATH], signature="o")}
+
+    @dbus.service.method(SERVICE, in_signature="sv", out_signature="vo")
+    def OpenSession(self, algorithm, argument):
+        hostile()
+        if mode == "refuse-session":
+            fail("this provider opens no sessions", name="org.freedesktop.DBus.Error.NotSupported")
+        if algorithm != "plain":
+            fail("algorithm %s is not supported" % algorithm, name="org.freedesktop.DBus.Error.NotSupported")
+        return (dbus.String("", variant_level=1), dbus.ObjectPath(SESSION_PATH))
+
+    @dbus.service.method(SERVICE, in_signature="a{ss}", out_signature=None, async_callbacks=("reply", "error"))
+    def SearchItems(self, attributes, reply, error):
+        hostile()
+        if mode == "stall":
+            unanswered.append((reply, error))
+            return
+        if mode == "exit-mid-call":
+            os._exit(3)
+        found = matching(attributes)
+        if mode == "wrong-types":
+            reply(dbus.String(" ".join(found) or "nothing"))
+        elif mode == "wrong-types-paths":
+            reply(dbus.Array(found, signature="s"), dbus.Array([], signature="s"))
+        else:
+            reply(dbus.Array(found, signature="o"), dbus.Array([], signature="o"))
+
+    @dbus.service.method(SERVICE, in_signature="aoo", out_signature=None, async_callbacks=("reply", "error"))
+    def GetSecrets(self, paths, session, reply, error):
+        hostile()
+        if mode == "stall":
+            unanswered.append((reply, error))
+            return
+        if mode == "exit-mid-call":
+            os._exit(3)
+        if session != SESSION_PATH:
+            error(dbus.exceptions.DBusException(
+                "no session %s" % session, name="org.freedesktop.Secret.Error.NoSession"))
+            return
+        secrets = {}
+        for path in paths:
+            if path in items:
+                secrets[dbus.ObjectPath(path)] = secret(session, items[path].value)
+        if mode == "wrong-types-secrets":
+            reply(dbus.String(GOOD_ID.decode()))
+            return
+        if mode == "no-secret":
+            secrets = {}
+        elif mode == "other-item":
+            secrets = {dbus.ObjectPath(OTHER_PATH): secret(session, GOOD_ID)}
+        reply(dbus.Dictionary(secrets, signature="o(oayays)"))
+
+    @dbus.service.method(SERVICE, in_signature="s", out_signature="o")
+    def ReadAlias(self, name):
+        hostile()
+        return dbus.ObjectPath(COLLECTION_PATH if name in ("default", "login") else "/")
+
+    @dbus.service.method(SERVICE, in_signature="ao", out_signature="aoo")
+    def Unlock(self, objects):
+        hostile()
+        return (dbus.Array(objects, signature="o"), dbus.ObjectPath("/"))
+
+    @dbus.service.method(SERVICE, in_signature="ao", out_signature="aoo")
+    def Lock(self, objects):
+        hostile()
+        return (dbus.Array([], signature="o"), dbus.ObjectPath("/"))
+
+
+def matching(attributes):
+    return sorted(path for path, item in items.items() if item.matches(attributes))
+
+
+DBusGMainLoop(set_as_default=True)
+bus = dbus.SessionBus()
+items = {}
+service = Service(bus, SERVICE_PATH)
+collection = Collection(bus, COLLECTION_PATH)
+items[ITEM_PATH] = Item(bus, ITEM_PATH, "keyid device ID", {"service": "keyid", "account": "device-id"},
+                        stored_value())
+name = dbus.service.BusName("org.freedesktop.secrets", bus, do_not_queue=True)
+print("ready", flush=True)
+GLib.MainLoop().run()
