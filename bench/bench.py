@@ -6,15 +6,17 @@ alternates them run by run, times each with a monotonic clock around posix_spawn
 measures the peak resident set of each command in separate runs under GNU time (wait4's
 rusage after posix_spawn reports the spawning Python process's own peak), and prints one
 Markdown table of medians and ratios. The get/lookup rows also run the floor (bench/floor.c:
-the fewest round trips a process can make to read a secret, on sd-bus).
+the fewest round trips a process can make to read a secret, on sd-bus) and the libsecret floor
+(bench/libsecret-floor.c: the same read in the fewest round trips through libsecret).
 
 A second table times gets in process: keyid-bench-loop (KeyIDKit, bench/LibraryLoop) and
 bench/secretstorage-loop.py (Python SecretStorage, as it is used and with the two calls a get
 needs) each make GETS gets on one connection; the programs are alternated for ROUNDS rounds,
 and the figures are over all the gets of each.
 
-  bench.py KEYID [--runs N] [--items N] [--floor PROGRAM] [--library-loop PROGRAM]
-           [--python-keyring DIR] [--rounds ROUNDS] [--gets GETS] [--json FILE]
+  bench.py KEYID [--runs N] [--items N] [--floor PROGRAM] [--libsecret-floor PROGRAM]
+           [--library-loop PROGRAM] [--python-keyring DIR] [--rounds ROUNDS] [--gets GETS]
+           [--json FILE]
 """
 import argparse
 import json
@@ -161,6 +163,7 @@ def main():
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--items", type=int, default=10000)
     parser.add_argument("--floor", help="bench/floor.c, built")
+    parser.add_argument("--libsecret-floor", help="bench/libsecret-floor.c, built")
     parser.add_argument("--library-loop", help="keyid-bench-loop, built")
     parser.add_argument("--python-keyring", help="a virtualenv with keyring and secretstorage")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the in-process loops")
@@ -183,8 +186,8 @@ def main():
 
     rows, loop_rows = [], []
 
-    def row(label, mine, theirs, floor=None, third=None):
-        rows.append((label, mine, theirs, floor, third))
+    def row(label, mine, theirs, floor=None, third=None, libsecret_floor=None):
+        rows.append((label, mine, theirs, floor, libsecret_floor, third))
 
     python_keyring = python = None
     if args.python_keyring:
@@ -195,15 +198,18 @@ def main():
     def lookup_row(label):
         cases = [Case("keyid get", [keyid, "get"] + s),
                  Case("secret-tool lookup", ["secret-tool", "lookup"] + attrs)]
-        floor = third = None
+        floor = libsecret_floor = third = None
         if args.floor:
             floor = Case("bench-floor", [args.floor, SERVICE, ACCOUNT])
             cases.append(floor)
+        if args.libsecret_floor:
+            libsecret_floor = Case("bench-libsecret-floor", [args.libsecret_floor, SERVICE, ACCOUNT])
+            cases.append(libsecret_floor)
         if python_keyring:
             third = Case("keyring get", [python_keyring, "get", SERVICE, ACCOUNT])
             cases.append(third)
         compare(cases, runs)
-        row(label, cases[0], cases[1], floor, third)
+        row(label, cases[0], cases[1], floor, third, libsecret_floor)
 
     def loop_row(label):
         if not args.library_loop:
@@ -234,14 +240,16 @@ def main():
         lookup_row(f"get / lookup ({args.items:,} more items)")
         loop_row(f"{args.items:,} more items")
 
-    floor = bool(args.floor)
+    floor, libsecret_floor = bool(args.floor), bool(args.libsecret_floor)
     lines = ["| operation | keyid median | peer median | ratio | keyid peak RSS | peer peak RSS |"
              + (" floor median | floor ratio | floor peak RSS |" if floor else "")
+             + (" libsecret floor median | libsecret floor ratio | libsecret floor peak RSS |"
+                if libsecret_floor else "")
              + (" Python keyring median | Python keyring peak RSS |" if python_keyring else ""),
              "|---|---:|---:|---:|---:|---:|" + ("---:|---:|---:|" if floor else "")
-             + ("---:|---:|" if python_keyring else "")]
+             + ("---:|---:|---:|" if libsecret_floor else "") + ("---:|---:|" if python_keyring else "")]
     figures = []
-    for label, mine, theirs, bottom, third in rows:
+    for label, mine, theirs, bottom, libsecret_bottom, third in rows:
         ratio = mine.median_ms / theirs.median_ms
         line = (f"| {label} | {mine.median_ms:.2f} ms | {theirs.median_ms:.2f} ms | {ratio:.2f} | "
                 f"{mine.rss_mib:.1f} MiB | {theirs.rss_mib:.1f} MiB |")
@@ -253,6 +261,15 @@ def main():
                 floor_ratio = bottom.median_ms / theirs.median_ms
                 line += f" {bottom.median_ms:.2f} ms | {floor_ratio:.2f} | {bottom.rss_mib:.1f} MiB |"
                 entry.update(floor_ms=bottom.median_ms, floor_ratio=floor_ratio, floor_rss_mib=bottom.rss_mib)
+            else:
+                line += " | | |"
+        if libsecret_floor:
+            if libsecret_bottom:
+                libsecret_ratio = libsecret_bottom.median_ms / theirs.median_ms
+                line += (f" {libsecret_bottom.median_ms:.2f} ms | {libsecret_ratio:.2f} | "
+                         f"{libsecret_bottom.rss_mib:.1f} MiB |")
+                entry.update(libsecret_floor_ms=libsecret_bottom.median_ms, libsecret_floor_ratio=libsecret_ratio,
+                             libsecret_floor_rss_mib=libsecret_bottom.rss_mib)
             else:
                 line += " | | |"
         if python_keyring:
