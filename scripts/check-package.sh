@@ -2,7 +2,8 @@
 # The release artifacts of `make dist`, tried as a user would: lintian and the contents of the
 # .deb and the tarball, one version everywhere, then, in a minimal Debian 12 root made by
 # mmdebstrap from this machine's own apt sources (no Swift, nothing of the build inside), the
-# .deb installed with apt, used, and purged, and the tarball unpacked and run.
+# .deb installed with apt (which pulls in what its Depends names: libsecret, GLib), used against
+# a real gnome-keyring, and purged, and the tarball unpacked and run.
 #   check-package.sh        (as root, after make dist; make package-check runs both)
 # The root is made once and cached in .build/package-check (remove it to make a new one); each
 # run works on a fresh copy, inside private mount, PID and network namespaces, so nothing leaks
@@ -57,6 +58,19 @@ expect() {
     printf '%s: expected\n%s\ngot\n%s\n' "$1" "$2" "$3"
     return 1
 }
+# depends_names FIELD: the packages a Depends field names, one a line, sorted.
+depends_names() { printf '%s\n' "${1//[,|]/$'\n'}" | sed 's/^ *//; s/[ (:].*//' | grep . | sort -u; }
+# owner ADMINDIR PATH: the package that installed the file at PATH, by the dpkg database in
+# ADMINDIR. The loader names /lib/... where a package may have installed /usr/lib/... (merged
+# /usr makes them one file): both are asked.
+owner() {
+    local alternate
+    case $2 in /usr/*) alternate=${2#/usr} ;; *) alternate=/usr$2 ;; esac
+    { dpkg-query --admindir="$1" -S "$2" || dpkg-query --admindir="$1" -S "$alternate"; } 2>/dev/null |
+        head -n 1 | cut -d: -f1
+}
+# needed ELF: the libraries ELF links (DT_NEEDED), one a line.
+needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'; }
 
 # --- The artifacts, on this machine --------------------------------------------------------
 
@@ -127,20 +141,33 @@ check_binary() {
 check "the binary is stripped, holds no build path and no RUNPATH, and is the tarball's" check_binary
 
 check_control() {
-    local needed depends
-    # The newest glibc symbol version the binary needs; DT_RELR needs 2.36 by itself.
-    needed=$(
-        {
-            readelf -V --wide "$unpacked/usr/bin/keyid" | sed -n 's/.*Name: GLIBC_\([0-9][0-9.]*\).*/\1/p'
-            readelf -d "$unpacked/usr/bin/keyid" | grep -q '(RELR)' && echo 2.36
-        } | sort -V | tail -n 1
-    )
+    local binary=$unpacked/usr/bin/keyid depends library path package packages='' glibc libc6 floor
     depends=$(dpkg-deb -f "$deb" Depends)
-    expect "Depends" "libc6 (>= $needed)" "$depends" &&
-        expect "Recommends" "" "$(dpkg-deb -f "$deb" Recommends)" &&
+    # Each library the binary links, found as this machine's loader finds it, is a package the
+    # field names, and the field names no other package.
+    for library in $(needed "$binary"); do
+        path=$(ldconfig -p | awk -v soname="$library" '$1 == soname && /x86-64/ { print $NF; exit }')
+        [ -n "$path" ] || { echo "$library, which the binary links, is not installed here"; return 1; }
+        package=$(owner /var/lib/dpkg "$path")
+        [ -n "$package" ] || { echo "no package holds $path ($library)"; return 1; }
+        packages="$packages$package"$'\n'
+    done
+    expect "the packages Depends names (Depends: $depends)" "$(sort -u <<<"${packages%$'\n'}")" \
+        "$(depends_names "$depends")" || return 1
+    # libc6's version is at least the newest glibc symbol version the binary needs, and 2.36 when
+    # it has packed relative relocations (DT_RELR).
+    glibc=$(readelf -V --wide "$binary" | sed -n 's/.*Name: GLIBC_\([0-9][0-9.]*\).*/\1/p' | sort -V | tail -n 1)
+    libc6=$(tr ',' '\n' <<<"$depends" | sed -n 's/^ *libc6 (>= \(.*\))$/\1/p')
+    [ -n "$libc6" ] || { echo "Depends has no libc6 (>= VERSION): $depends"; return 1; }
+    for floor in "$glibc" $(readelf -d "$binary" | grep -q '(RELR)' && echo 2.36); do
+        dpkg --compare-versions "$libc6" ge "$floor" || { echo "Depends has libc6 (>= $libc6), the binary needs $floor"; return 1; }
+    done
+    expect "Recommends" "" "$(dpkg-deb -f "$deb" Recommends)" &&
         expect "Suggests" "gnome-keyring | keepassxc | libkf5wallet-bin" "$(dpkg-deb -f "$deb" Suggests)"
 }
-check "control: Depends on the glibc the binary needs (2.36 for DT_RELR) and nothing else, Recommends nothing" check_control
+check "control: Depends names exactly the packages of the libraries the binary links, libc6 as new as it needs (2.36 for DT_RELR); Recommends nothing" \
+    check_control
+echo "        Depends: $(dpkg-deb -f "$deb" Depends)"
 
 check_tarball() {
     local wanted got
@@ -181,14 +208,18 @@ done
 grep -qx 'VERSION_CODENAME=bookworm' /etc/os-release || die "the root is made from this machine's apt sources: needs Debian 12"
 
 # What the root holds: Debian's minimal base, man-db and bash-completion, and (downloaded,
-# not installed) what the checks install later, so that they run without a network:
-# gnome-keyring and dbus for the Secret Service check, and secret-tool to read what keyid
-# stored.
+# not installed) what the checks install later, so that they run without a network: what the
+# .deb's Depends names, with what those recommend, for apt to pull in as it does for a user's
+# `apt install ./keyid_*.deb`; gnome-keyring and dbus for the Secret Service check, and
+# secret-tool to read what keyid stored.
+mapfile -t depends_packages < <(depends_names "$(dpkg-deb -f "$deb" Depends)")
+[ "${#depends_packages[@]}" -gt 0 ] || die "$deb has no Depends"
 # shellcheck disable=SC2016,SC2054 # the hooks expand $1 in mmdebstrap; --include takes commas
 root_recipe=(
     --mode=root --variant=minbase --include=man-db,bash-completion
     --skip=cleanup/apt/lists,cleanup/apt/cache
     --customize-hook='chroot "$1" apt-get clean'
+    --customize-hook='chroot "$1" apt-get install --yes --download-only -o APT::Install-Recommends=true '"${depends_packages[*]}"
     --customize-hook='chroot "$1" apt-get install --yes --download-only --no-install-recommends dbus gnome-keyring libsecret-tools'
 )
 key=$({ printf '%s\n' "$suite" "${root_recipe[@]}"; cat "${sources[@]}"; } | sha256sum | cut -c1-16)
@@ -243,18 +274,60 @@ apt_quiet() { in_root "apt-get -o Dpkg::Use-Pty=0 -qq $* >/tmp/apt.log 2>&1 || {
 
 check_fresh_root() {
     expect "Debian version" 12 "$(cut -d. -f1 "$root/etc/debian_version")" || return 1
-    in_root 'for p in keyid libsecret-1-0 dbus gnome-keyring; do
+    in_root 'for p in keyid libsecret-1-0 libglib2.0-0 dbus gnome-keyring; do
             [ "$(dpkg-query -W -f "\${db:Status-Status}" $p 2>/dev/null)" != installed ] || { echo "$p is installed"; exit 1; }
         done
         ! command -v swift || { echo "swift is here"; exit 1; }
         ! ls -d /opt/swift /usr/share/swift 2>/dev/null'
 }
-check "a fresh Debian 12 root without keyid, libsecret or Swift ($root_note)" check_fresh_root
+check "a fresh Debian 12 root without keyid, libsecret, GLib or Swift ($root_note)" check_fresh_root
 
 uuid='^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'
 
-check_without_bus() {
+# installed_in_root: the packages installed in the root, one a line, sorted.
+installed_in_root() {
+    dpkg-query --admindir="$root/var/lib/dpkg" -W -f '${db:Status-Status} ${Package}\n' | sed -n 's/^installed //p' | sort
+}
+# satisfied FIELD: every clause of a Depends field holds in the root; says which do not.
+satisfied() {
+    local clause alternative name op want have ok status=0
+    local -a clauses alternatives
+    IFS=, read -ra clauses <<<"$1"
+    for clause in "${clauses[@]}"; do
+        ok=
+        IFS='|' read -ra alternatives <<<"$clause"
+        for alternative in "${alternatives[@]}"; do
+            read -r name op want <<<"${alternative//[()]/}"
+            have=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f '${db:Status-Status} ${Version}' "${name%%:*}" 2>/dev/null)
+            [ "${have%% *}" = installed ] || continue
+            [ -z "$op" ] || dpkg --compare-versions "${have#* }" "$op" "$want" || continue
+            ok=1
+            break
+        done
+        [ -n "$ok" ] || { echo "not satisfied in the root:$clause"; status=1; }
+    done
+    return "$status"
+}
+
+check_install() {
+    local name
+    installed_in_root >"$scratch/before"
     apt_quiet "install ./root/check/${deb##*/}" || return 1
+    installed_in_root >"$scratch/after"
+    comm -13 "$scratch/before" "$scratch/after" | grep -vx keyid >"$scratch/pulled-in"
+    expect "keyid" "installed $version" \
+        "$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f '${db:Status-Status} ${Version}' keyid)" || return 1
+    satisfied "$(dpkg-deb -f "$deb" Depends)" || return 1
+    # What the root lacked of the field, apt installed.
+    for name in "${depends_packages[@]}"; do
+        grep -qx "$name" "$scratch/before" || grep -qx "$name" "$scratch/pulled-in" ||
+            { echo "apt did not install $name"; return 1; }
+    done
+}
+check "apt-get install ./${deb##*/} succeeds and pulls in what Depends names (${depends_packages[*]})" check_install
+[ ! -s "$scratch/pulled-in" ] || echo "        apt pulled in: $(tr '\n' ' ' <"$scratch/pulled-in")"
+
+check_without_bus() {
     in_root '
         set -e
         KEYID_STATE=$(mktemp -d)
@@ -263,20 +336,9 @@ check_without_bus() {
         DBUS_SESSION_BUS_ADDRESS=unix:path=/run/no-bus keyid get --no-prompt --timeout 5 2>/tmp/err || status=$?
         [ "$status" -eq 5 ] || { echo "keyid get exited $status, not 5"; cat /tmp/err; exit 1; }
         grep -q "no D-Bus session bus" /tmp/err || { cat /tmp/err; exit 1; }
-        rm -rf "$KEYID_STATE"' "$uuid" || return 1
-    apt_quiet "purge keyid"
+        rm -rf "$KEYID_STATE"' "$uuid"
 }
 check "without a Secret Service: the file backend works, keyid get says there is no bus (exit 5)" check_without_bus
-
-check_install() {
-    apt_quiet "install ./root/check/${deb##*/}" || return 1
-    in_root 'dpkg-query -W -f "\${db:Status-Status} \${Version}\n" keyid; dpkg-query -W -f "\${db:Status-Status}\n" libsecret-1-0 libglib2.0-0 2>/dev/null | grep -c "^installed" || true' \
-        >"$scratch/installed" || { cat "$scratch/installed"; return 1; }
-    expect "keyid installed, and neither libsecret nor GLib" \
-        "installed $version
-0" "$(cat "$scratch/installed")"
-}
-check "apt-get install ./${deb##*/} succeeds and pulls in nothing (no libsecret, no GLib)" check_install
 
 check_version() { expect "keyid --version" "keyid $upstream" "$(in_root 'keyid --version')"; }
 check "keyid --version prints keyid $upstream" check_version
@@ -339,13 +401,12 @@ chmod 0755 "$root/root/check/with-keyring"
 
 check_secret_service() {
     local out first
-    # keyid speaks D-Bus itself: it loads no other library (gnome-keyring's own dependencies
-    # bring libsecret into the root; the dynamic loader's log shows keyid never opens it).
+    # The first run keeps the dynamic loader's log of the libraries it searched for and loaded
+    # (LD_DEBUG=libs), for the check after this one.
     apt_quiet "install --no-install-recommends dbus gnome-keyring" || return 1
     out=$(in_root '/root/check/with-keyring sh -c "
-        LD_DEBUG=files LD_DEBUG_OUTPUT=/tmp/loader keyid get --create --no-prompt --timeout 10
-        keyid get --create --no-prompt --timeout 10
-        ! grep -h \"file=\" /tmp/loader.* | grep -v \"file=libc.so.6\\|file=libm.so.6\" | grep . >&2"') ||
+        LD_DEBUG=libs LD_DEBUG_OUTPUT=/tmp/loader keyid get --create --no-prompt --timeout 10
+        keyid get --create --no-prompt --timeout 10"') ||
         { echo "$out"; return 1; }
     apt_quiet "install --no-install-recommends libsecret-tools" || return 1
     out=$out$'\n'$(in_root '/root/check/with-keyring sh -c "
@@ -361,8 +422,28 @@ $first
 1" "$out" || return 1
     printf '%s\n' "$first" >"$scratch/keyring-id"
 }
-check "with dbus and gnome-keyring: keyid (loading only libc and libm) get --create twice prints one ID; secret-tool reads it, one item" \
+check "with dbus and gnome-keyring: keyid get --create twice prints one ID; secret-tool lookup reads it, one item" \
     check_secret_service
+
+check_loads_libsecret() {
+    local logs=("$root"/tmp/loader.*) path
+    [ -f "${logs[0]}" ] || { echo "keyid get --create left no loader log"; return 1; }
+    # The objects whose initializers the loader ran, by the path it opened each one at.
+    sed -n 's/.*calling init: //p' "${logs[@]}" | sort -u >"$scratch/loaded"
+    path=$(grep -m 1 '/libsecret-1\.so\.0$' "$scratch/loaded")
+    [ -n "$path" ] || { echo "keyid did not load libsecret-1.so.0; it loaded:"; cat "$scratch/loaded"; return 1; }
+    case $path in
+        /lib/x86_64-linux-gnu/libsecret-1.so.0 | /usr/lib/x86_64-linux-gnu/libsecret-1.so.0) ;;
+        *) echo "keyid loaded libsecret-1.so.0 from $path, not from the system's library directory"; return 1 ;;
+    esac
+    expect "the package that installed $path" libsecret-1-0 "$(owner "$root/var/lib/dpkg" "$path")" || return 1
+    # Nothing it loads comes from outside the root's packages (no RUNPATH, nothing of the build).
+    while read -r path; do
+        [ -n "$(owner "$root/var/lib/dpkg" "$path")" ] || { echo "keyid loaded $path, which no package installed"; return 1; }
+    done <"$scratch/loaded"
+}
+check "keyid get --create loads libsecret-1.so.0 from the system (libsecret-1-0's file), and only libraries the root's packages installed" \
+    check_loads_libsecret
 
 check_purge() {
     dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print substr($6, 2) }' >"$scratch/files"
@@ -381,7 +462,25 @@ check "apt-get purge keyid leaves none of its files" check_purge
 
 check_tarball_in_root() {
     tar -xzf "$tarball" -C "$root/opt" || return 1
-    local bin=/opt/$tar_name/bin/keyid out
+    local bin=/opt/$tar_name/bin/keyid out library path package provided
+    # What the README asks of a tarball user: libsecret-1-0 installed, which brings GLib. Every
+    # library bin/keyid links is then found, in libc6, libsecret-1-0 or a package it depends on.
+    apt_quiet "install --no-install-recommends libsecret-1-0" || return 1
+    provided=$(
+        printf '%s\n' libc6 libsecret-1-0
+        depends_names "$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f '${Depends}' libsecret-1-0)"
+    )
+    in_root "ldd $bin" >"$scratch/ldd" 2>&1 || { cat "$scratch/ldd"; return 1; }
+    for library in $(needed "$root$bin"); do
+        path=$(awk -v soname="$library" '$1 == soname && $2 == "=>" { print $3 }' "$scratch/ldd")
+        case $path in
+            /*) ;;
+            *) echo "$library not found in the root:"; cat "$scratch/ldd"; return 1 ;;
+        esac
+        package=$(owner "$root/var/lib/dpkg" "$path")
+        grep -qx "$package" <<<"$provided" ||
+            { echo "$library is $path, from ${package:-no package}: not libc6, libsecret-1-0 or what it depends on"; return 1; }
+    done
     out=$(in_root "$bin --version && $bin --backend file get && /root/check/with-keyring $bin get --no-prompt --timeout 10") ||
         { echo "$out"; return 1; }
     expect "the tarball's keyid: --version, the file backend's ID, the keyring's ID" \
@@ -389,7 +488,8 @@ check_tarball_in_root() {
 $(cat "$scratch/file-id")
 $(cat "$scratch/keyring-id")" "$out"
 }
-check "the tarball unpacked in the root runs, and reads the IDs the package stored" check_tarball_in_root
+check "the tarball unpacked in the root, with libsecret-1-0 installed, finds every library it links, runs, and reads the IDs the package stored" \
+    check_tarball_in_root
 
 unmounted "$root" && rm -rf --one-file-system "$root"
 echo "package check: $((SECONDS - started)) s; .deb $(stat -c %s "$deb") bytes, tarball $(stat -c %s "$tarball") bytes"

@@ -3,10 +3,10 @@
 #   install-deps.sh build|run|test|sanitize|bench|order|package
 set -eu
 
-build="g++ make"
+build="g++ make libsecret-1-dev pkg-config"
 runtime="gnome-keyring dbus dbus-bin dbus-daemon libsecret-tools"
 test="python3-dbus python3-gi bash-completion zsh fish groff-base strace valgrind"
-bench="time python3-dbus python3-venv libsystemd-dev pkg-config"
+bench="time python3-dbus python3-venv libsystemd-dev libsecret-1-dev pkg-config"
 # make deb and make dist (dpkg-deb comes with dpkg; strip and readelf with binutils), and the
 # package check: lintian judges the package, mmdebstrap makes the fresh Debian root it runs in.
 packaging="dpkg-dev binutils lintian mmdebstrap"

@@ -7,7 +7,9 @@
 # doc/keyid.1, completions/, README.md, examples/, LICENSE and packaging/deb/. The version is
 # scripts/version.sh's, the Debian revision DEB_REVISION (default 1), and every timestamp
 # SOURCE_DATE_EPOCH (default: the time of the checked-out commit), so that one commit gives the
-# same bytes wherever it is built.
+# same bytes wherever it is built. Depends is dpkg-shlibdeps's, read from the symbols files of the
+# installed packages that hold the libraries the binary links (libsecret-1-dev brings them:
+# scripts/install-deps.sh build), so it follows the binary's linkage and nothing else.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -40,17 +42,6 @@ readelf -h "$binary" | grep -q 'Machine:.*X86-64' || fail "$binary is not an x86
 [ "$("$binary" --version)" = "keyid $upstream" ] ||
     fail "$binary says '$("$binary" --version)', the sources say $upstream: rebuild it (make release)"
 
-# The oldest glibc the binary runs on: the newest GLIBC_x.y version it needs, and 2.36 if it
-# uses packed relative relocations (DT_RELR, GLIBC_ABI_DT_RELR), which older loaders reject.
-libc6_min=$(
-    {
-        readelf -V --wide "$binary" | sed -n 's/.*Name: GLIBC_\([0-9][0-9.]*\).*/\1/p'
-        if readelf -V --wide "$binary" | grep -q 'Name: GLIBC_ABI_DT_RELR' ||
-            readelf -d "$binary" | grep -q '(RELR)'; then echo 2.36; fi
-    } | sort -V | tail -n 1
-)
-[ -n "$libc6_min" ] || fail "cannot tell which glibc $binary needs"
-
 mkdir -p "$dist" "$work"
 # The installed binary: no symbol table, no debug information, no .comment, as dh_strip does it.
 strip --remove-section=.comment --remove-section=.note -o "$work/keyid" "$binary"
@@ -58,12 +49,44 @@ if strings -a "$work/keyid" | grep -qF "$(pwd)/"; then
     fail "the stripped binary still holds build paths under $(pwd)"
 fi
 
-# Replace @NAME@ placeholders from NAME=VALUE arguments (values hold no '|').
+# Depends, as Debian computes it: dpkg-shlibdeps finds the package that holds each library the
+# binary links (libsecret-1-0, libglib2.0-0, libc6) and, from that package's symbols file, the
+# oldest version that has every symbol the binary takes from it. It reads the stripped binary in
+# a debian/ tree of its own, and only the system's libraries (LD_LIBRARY_PATH is dropped). -e
+# takes the file joined to it, as dpkg-shlibdeps(1) writes it.
+shlibdeps=$work/shlibdeps
+rm -rf "$shlibdeps"
+install -d -m 0755 "$shlibdeps/debian/keyid/DEBIAN" "$shlibdeps/debian/keyid/usr/bin"
+printf 'Source: keyid\n\nPackage: keyid\nArchitecture: amd64\n' >"$shlibdeps/debian/control"
+install -m 0755 "$work/keyid" "$shlibdeps/debian/keyid/usr/bin/keyid"
+depends=$(cd "$shlibdeps" && env -u LD_LIBRARY_PATH dpkg-shlibdeps -O -edebian/keyid/usr/bin/keyid) ||
+    fail "dpkg-shlibdeps cannot tell what $binary depends on"
+rm -rf "$shlibdeps"
+depends=${depends#shlibs:Depends=}
+[ -n "$depends" ] || fail "dpkg-shlibdeps found no dependencies of $binary"
+# Packed relative relocations (DT_RELR) need glibc 2.36, whose loader is the first to accept
+# them. The linker marks the binary with the GLIBC_ABI_DT_RELR version, which no symbol carries,
+# and Debian 12's dpkg-shlibdeps counts only the versions of the symbols a binary imports: the
+# floor is added here, and merged with dpkg-shlibdeps's libc6 by Dpkg::Deps as dpkg-gencontrol
+# merges a field.
+if readelf -V --wide "$work/keyid" | grep -q 'Name: GLIBC_ABI_DT_RELR' || readelf -d "$work/keyid" | grep -q '(RELR)'; then
+    depends=$(perl -MDpkg::Deps -e '
+        my $field = deps_parse(join(", ", @ARGV)) or exit 1;
+        $field->simplify_deps(Dpkg::Deps::KnownFacts->new());
+        $field->sort();
+        print $field->output(), "\n";' "$depends" "libc6 (>= 2.36)") || fail "cannot merge '$depends' with libc6 (>= 2.36)"
+fi
+
+# Replace @NAME@ placeholders from NAME=VALUE arguments (a value may hold '|', as a Depends
+# alternative does, '&' and backslashes, but no newline).
 substitute() {
     file=$1
     shift
     script=
-    for pair in "$@"; do script="$script;s|@${pair%%=*}@|${pair#*=}|g"; done
+    for pair in "$@"; do
+        value=$(printf '%s\n' "${pair#*=}" | sed 's/[|&\\]/\\&/g')
+        script="$script;s|@${pair%%=*}@|$value|g"
+    done
     sed -e "${script#;}" "$file"
 }
 
@@ -104,7 +127,7 @@ build_deb() {
     installed_size=$(find "$stage" -mindepth 1 -path "$stage/DEBIAN" -prune -o -printf '%y %s\n' |
         awk '{ total += ($1 == "f") ? int(($2 + 1023) / 1024) : 1 } END { print total }')
     substitute packaging/deb/control.in VERSION="$version" INSTALLED_SIZE="$installed_size" \
-        LIBC6_MIN="$libc6_min" >"$stage/DEBIAN/control"
+        DEPENDS="$depends" >"$stage/DEBIAN/control"
     (cd "$stage" && find usr -type f | sort | xargs md5sum) >"$stage/DEBIAN/md5sums"
     chmod 0644 "$stage/DEBIAN/control" "$stage/DEBIAN/md5sums"
 
