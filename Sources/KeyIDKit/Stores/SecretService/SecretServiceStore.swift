@@ -53,13 +53,23 @@ package final class SecretServiceStore: SecretStore {
     }
 
     package func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
-        let found = try search(key.attributes, details: details, what: "the ID for \(key)")
-        guard details.contains(.everyName) || found.isEmpty else { return found }
+        let what = "the ID for \(key)"
         // Python keyring names the account `username`: what `keyring set` stored is an item
         // for this key too, when it names no account of its own.
-        let stored = try search(
-            [(ItemKey.serviceAttribute, key.service), (Self.pythonKeyringAccount, key.account)],
-            details: details.union(.attributes), what: "the ID for \(key)")
+        let python = [(ItemKey.serviceAttribute, key.service), (Self.pythonKeyringAccount, key.account)]
+        guard details.contains(.everyName) else {
+            let found = try search([key.attributes], details: details, what: what)[0]
+            guard found.isEmpty else { return found }
+            return try foreign(in: search([python], details: details.union(.attributes), what: what)[0], besides: [])
+        }
+        // A write looks under both names and will need the session: all of it goes together.
+        let both = try search([key.attributes, python], details: details.union(.attributes), what: what)
+        return try foreign(in: both[1], besides: both[0])
+    }
+
+    /// `found` with the items of `stored` (Python keyring's) that name no account of their
+    /// own and are not among them, each with the times the duplicate rule needs.
+    private func foreign(in stored: [StoredItem], besides found: [StoredItem]) throws(KeyIDError) -> [StoredItem] {
         let foreign = stored.filter { item in
             item.attributes?[ItemKey.accountAttribute] == nil && !found.contains { $0.handle == item.handle }
         }
@@ -79,46 +89,54 @@ package final class SecretServiceStore: SecretStore {
     package func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
         let wanted = [ItemKey.markerAttribute] + (service.map { [(ItemKey.serviceAttribute, $0)] } ?? [])
         return try search(
-            wanted, details: details.union(.metadata),
-            what: service.map { "the IDs of service '\($0)'" } ?? "keyid's IDs")
+            [wanted], details: details.union(.metadata),
+            what: service.map { "the IDs of service '\($0)'" } ?? "keyid's IDs")[0]
     }
 
-    /// Items whose attributes include `wanted`, unlocking (or reporting) locked ones.
+    /// For each of `sets`, the items whose attributes include it, unlocking (or reporting)
+    /// locked ones. The searches go out together, with `OpenSession` when the session is
+    /// wanted (values, or a write to follow), and so do the reads of what they found.
     private func search(
-        _ wanted: [(String, String)], details: LookupDetails, what: String, afterUnlocking: Bool = false
-    ) throws(KeyIDError) -> [StoredItem] {
-        var paths: [String]
+        _ sets: [[(String, String)]], details: LookupDetails, what: String, afterUnlocking: Bool = false
+    ) throws(KeyIDError) -> [[StoredItem]] {
+        var paths: [[String]]
         if let collection {
-            paths = try searchCollection(wanted, named: collection, what: what)
+            paths = []
+            for wanted in sets { paths.append(try searchCollection(wanted, named: collection, what: what)) }
         } else {
-            // The session is opened with the search: the two go out together.
-            var calls: [SecretServiceRequest] = [
-                .searchItems(Dictionary(wanted, uniquingKeysWith: { _, last in last }))
-            ]
-            let opensSession = details.contains(.secrets) && session == nil
+            var calls = sets.map {
+                SecretServiceRequest.searchItems(Dictionary($0, uniquingKeysWith: { _, last in last }))
+            }
+            let opensSession = details.contains(.secrets) || details.contains(.everyName) ? session == nil : false
             if opensSession { calls.append(.method(openSessionCall)) }
             let replies = try requests(calls)
-            if opensSession { try sessionOpened(replies[1]) }
-            let found = try mapped { () throws(SecretServiceFailure) in try replies[0].get() }
-            paths = found.first?.objectPaths ?? []
-            let locked = found.count > 1 ? found[1].objectPaths : []
+            if opensSession { try sessionOpened(replies[sets.count]) }
+            paths = []
+            var locked: [String] = []
+            for reply in replies.prefix(sets.count) {
+                let found = try mapped { () throws(SecretServiceFailure) in try reply.get() }
+                let lockedHere = found.count > 1 ? found[1].objectPaths : []
+                paths.append((found.first?.objectPaths ?? []) + lockedHere)
+                locked += lockedHere.filter { !locked.contains($0) }
+            }
             if !locked.isEmpty {
                 try unlock(locked, what: "the keyring holding \(what)")
-                paths += locked
-            } else if paths.isEmpty, !afterUnlocking, try unlockDefaultCollectionIfLocked(what) {
+            } else if paths.allSatisfy(\.isEmpty), !afterUnlocking, try unlockDefaultCollectionIfLocked(what) {
                 // Some providers cannot search a locked keyring: look again (once) now that it
                 // is open.
-                return try search(wanted, details: details, what: what, afterUnlocking: true)
+                return try search(sets, details: details, what: what, afterUnlocking: true)
             }
         }
-        var items = paths.map { path in
+        // Every item found, once, read in one batch (an item deleted meanwhile is dropped).
+        var seen: Set<String> = []
+        var items = paths.joined().filter { seen.insert($0).inserted }.map { path in
             var item = StoredItem(handle: path)
             item.isTemporary = Self.isTemporary(path)
             return item
         }
-        guard !items.isEmpty else { return items }
-        try load(details, into: &items)
-        return items
+        if !items.isEmpty { try load(details, into: &items) }
+        let loaded = Dictionary(items.map { ($0.handle, $0) }, uniquingKeysWith: { first, _ in first })
+        return paths.map { found in found.compactMap { loaded[$0] } }
     }
 
     package func add(_ id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError) {
