@@ -25,6 +25,10 @@ if [ "${1-}" = --build-only ]; then
 fi
 targets=${*:-ArgumentsFuzzer DeviceIDFuzzer FileRecordFuzzer JSONTextFuzzer}
 flags="-swift-version 6 -O -g -sanitize=fuzzer,address -package-name keyid"
+# KeyIDKit imports CLibSecret (Sources/CLibSecret/module.modulemap): libsecret's headers and
+# libraries as pkg-config names them.
+libsecret_cflags="-I $root/Sources/CLibSecret $(pkg-config --cflags-only-I libsecret-1 | sed 's/-I/-Xcc -I/g')"
+libsecret_libs=$(pkg-config --libs libsecret-1 | sed 's/-pthread//')
 
 mkdir -p "$out/crashes"
 cd "$out"
@@ -32,15 +36,15 @@ cd "$out"
 if [ ! -f KeyIDKit.o ] || [ -n "$(find "$root/Sources/KeyIDKit" -newer KeyIDKit.o -print -quit)" ]; then
     echo "== KeyIDKit with -sanitize=fuzzer,address" >&2
     # shellcheck disable=SC2046,SC2086
-    "$swiftc" $flags -parse-as-library -enable-testing -module-name KeyIDKit -wmo -c -o KeyIDKit.o \
+    "$swiftc" $flags $libsecret_cflags -parse-as-library -enable-testing -module-name KeyIDKit -wmo -c -o KeyIDKit.o \
         -emit-module -emit-module-path KeyIDKit.swiftmodule $(find "$root/Sources/KeyIDKit" -name '*.swift' | sort)
 fi
 for target in $targets; do
     [ -f "$here/$target.swift" ] || { echo "fuzz.sh: no target $target in $here" >&2; exit 2; }
     echo "== build $target" >&2
     # shellcheck disable=SC2086
-    "$swiftc" $flags -use-ld=lld -parse-as-library -module-name "$target" -I "$out" -o "$out/$target" \
-        "$here/$target.swift" "$here"/Support/*.swift KeyIDKit.o
+    "$swiftc" $flags $libsecret_cflags -use-ld=lld -parse-as-library -module-name "$target" -I "$out" \
+        -o "$out/$target" "$here/$target.swift" "$here"/Support/*.swift KeyIDKit.o $libsecret_libs
 done
 [ -z "$build_only" ] || exit 0
 
