@@ -472,7 +472,9 @@ check_tarball_in_root() {
     )
     in_root "ldd $bin" >"$scratch/ldd" 2>&1 || { cat "$scratch/ldd"; return 1; }
     for library in $(needed "$root$bin"); do
-        path=$(awk -v soname="$library" '$1 == soname && $2 == "=>" { print $3 }' "$scratch/ldd")
+        # The dynamic loader, which the Swift runtime names too, is listed by path alone.
+        path=$(awk -v soname="$library" '$1 == soname && $2 == "=>" { print $3 }
+            $2 ~ /^\(0x/ && substr($1, length($1) - length(soname)) == "/" soname { print $1 }' "$scratch/ldd")
         case $path in
             /*) ;;
             *) echo "$library not found in the root:"; cat "$scratch/ldd"; return 1 ;;

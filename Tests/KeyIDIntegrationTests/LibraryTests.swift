@@ -179,6 +179,31 @@ struct LibraryTests {
     }
 
     @Test(
+        "where GLib would autolaunch a bus, the library throws 'no session bus' and starts no process",
+        .enabled(if: TestEnvironment.binary != nil),
+        arguments: [nil, "autolaunch:"] as [String?])
+    func noAutolaunch(address: String?) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "keyid-nobus-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("trace").path
+        // With DISPLAY set and no address, GLib would run dbus-launch.
+        let outcome = try runProgram(
+            "/usr/bin/strace",
+            ["-f", "-e", "trace=execve", "-o", trace, Self.probe!, "get", "nobus", "device-id", "2000"],
+            environment: TestEnvironment.traced.merging([
+                "DBUS_SESSION_BUS_ADDRESS": address, "XDG_RUNTIME_DIR": directory.path, "DISPLAY": ":99",
+            ]) { _, new in new })
+        #expect(outcome.stdout.hasPrefix("error 5 no D-Bus session bus"), "\(outcome.stdout)\(outcome.stderr)")
+        let started = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter {
+            $0.contains("execve(") && !$0.contains("keyid-library-probe")
+        }
+        #expect(started.isEmpty, "\(started)")
+    }
+
+    @Test(
         "a guest in its host: nothing printed, no signal handler installed, every outcome a value",
         .enabled(if: TestEnvironment.binary != nil))
     func quiet() throws {
