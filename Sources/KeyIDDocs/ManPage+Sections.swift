@@ -19,7 +19,7 @@ extension ManPage {
         [
             ".SH SESSION BUS, OTHER USERS AND TEMPORARY KEYRINGS",
             prose(
-                "keyid finds the session bus itself: DBUS_SESSION_BUS_ADDRESS when it is set, else $XDG_RUNTIME_DIR/bus, else /run/user/UID/bus, each only when it is a socket owned by the user. So a cron job, an ssh login or a shell started with env -i reaches the Secret Service of the user's running session. keyid never starts a bus or a keyring: with DISPLAY set and no bus it does not autolaunch one (an address that would, autolaunch:, is refused), and when no bus is found it exits 5 within a second, naming the paths it tried. doctor shows the address it used and where it came from."
+                "keyid finds the session bus itself: DBUS_SESSION_BUS_ADDRESS when it is set, else $XDG_RUNTIME_DIR/bus, else /run/user/UID/bus, each only when it is a socket owned by the user. It talks to the Secret Service through libsecret, which connects through GLib: before GLib first looks for the bus, keyid sets DBUS_SESSION_BUS_ADDRESS to the address it found, in its own process, and GLib connects there. So a cron job, an ssh login or a shell started with env -i reaches the Secret Service of the user's running session. keyid never starts a bus or a keyring: with DISPLAY set and no bus it does not let GLib autolaunch one (an address that would, autolaunch:, is refused), and when no bus is found it exits 5 within a second, naming the paths it tried. A session bus that can start a provider on demand (gnome-keyring installs a D-Bus activation file for org.freedesktop.secrets) starts it when libsecret asks, as it does for secret-tool. doctor shows the address it used and where it came from."
             ),
             ".PP",
             prose(

@@ -81,7 +81,8 @@ struct ReliabilityTests {
     @Test("bursts of new clients, get --create and create at once: the provider stays up and every run succeeds")
     func burstsOfNewClients() throws {
         // gnome-keyring 42.1 crashed under this (about one round in 40) when a new
-        // connection's first calls went out together: see SecretServiceStore.introduce.
+        // connection's first calls went out together; libsecret's proxy reads the service's
+        // properties first (doc/COMPATIBILITY.md).
         let rounds = 30 * Self.scale
         let outcome = try inSession(
             "unlocked", "/usr/bin/python3 \"$1\" \"$KEYID\" \(rounds)",

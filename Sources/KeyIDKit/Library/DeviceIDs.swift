@@ -20,16 +20,17 @@
 /// wait (for a D-Bus reply, a prompt, keyid's lock) is bounded by ``Options/timeout``.
 ///
 /// The session's variables (`DBUS_SESSION_BUS_ADDRESS`, `XDG_RUNTIME_DIR`, `HOME`, ...) are
-/// read when the instance is made; the machine ID from `/etc/machine-id`, once. An instance
-/// belongs to the process that made it: after `fork`, a child makes its own (one it inherited
-/// lets go of the parent's connection and opens another, but a lock another thread held at
-/// the fork stays held in the child).
+/// read when the instance is made; the machine ID from `/etc/machine-id`, once. GLib moves
+/// D-Bus messages on a thread of its own, which a child made by `fork` does not have: once a
+/// process has connected, the Secret Service is for it alone, and a child's calls fail at
+/// once (the file backend works in a child).
 public final class DeviceIDs: Sendable {
     /// Where IDs are kept.
     public enum Backend: Sendable, Equatable {
         /// The freedesktop Secret Service on the session bus: gnome-keyring, KWallet or
-        /// KeePassXC. The bus is found as `keyid` finds it (`DBUS_SESSION_BUS_ADDRESS`, else
-        /// `$XDG_RUNTIME_DIR/bus`, else `/run/user/UID/bus`); nothing is ever autolaunched.
+        /// KeePassXC. The bus is the session bus as GLib finds it (`DBUS_SESSION_BUS_ADDRESS`,
+        /// else `$XDG_RUNTIME_DIR/bus`); where GLib would autolaunch one instead, calls throw
+        /// "no session bus", and nothing is started.
         case secretService
         /// A directory of files, one per ID, for machines without a Secret Service (the
         /// directory is created, mode 0700, when an ID is first stored).

@@ -7,7 +7,8 @@ the items left per round, and whether the provider ($KEYID_TEST_DAEMON_PID) is s
   new-clients.py KEYID ROUNDS
 
 gnome-keyring 42.1 crashed under this when a new connection's first calls were sent
-together (see SecretServiceStore.introduce)."""
+together; libsecret's SecretService reads the service's properties first, which needs no
+caller (doc/COMPATIBILITY.md)."""
 import collections
 import os
 import subprocess

@@ -1,5 +1,5 @@
 /// A D-Bus value as Swift sees it: what the Secret Service store sends and receives, written
-/// to and read from the wire in one place (`Wire/`).
+/// to and read from GVariants in one place (``LibSecretConnection``).
 indirect enum DBusValue: Equatable, Sendable {
     case string(String)
     case objectPath(String)

@@ -54,9 +54,10 @@ extension SecretServiceStore {
             completed = try requests([.prompt(prompt)])[0]
         } catch {
             if case .timedOut = error {
-                // Never dismissed (cancelling a prompt can crash gnome-keyring 42.1): the
-                // connection was closed instead, and the provider withdraws the prompt of a
-                // client that went away.
+                // Never dismissed (cancelling a prompt can crash gnome-keyring 42.1): it is
+                // abandoned with this connection. The keyid command then exits, and the
+                // provider withdraws the prompt of a client that went away; in a library it
+                // stays for a person to answer.
                 dropConnection()
                 throw .timedOut("timed out after \(timeout) waiting for a prompt nobody answered")
             }
