@@ -172,6 +172,9 @@ public final class DeviceIDs: Sendable {
         /// This machine's ID (read at most once: see ``once(_:)``).
         let machineID: () throws(KeyIDError) -> MachineID
         var store: (any SecretStore)?
+        /// The machine binding (an HMAC of the machine ID), once worked out; `.some(nil)` when
+        /// the machine ID cannot be read.
+        private var binding: String??
 
         init(
             makeStore: @escaping () throws(KeyIDError) -> any SecretStore, serializer: any WriteSerializer,
@@ -192,8 +195,14 @@ public final class DeviceIDs: Sendable {
                 self.store = store
             }
             return DeviceIDUseCases(
-                store: store, serializer: serializer, generate: generate,
-                binding: { [machineID] in try? machineID().binding })
+                store: store, serializer: serializer, generate: generate, binding: { [self] in machineBinding() })
+        }
+
+        private func machineBinding() -> String? {
+            if let binding { return binding }
+            let worked = try? machineID().binding
+            binding = .some(worked)
+            return worked
         }
     }
 
