@@ -4,7 +4,8 @@
 /*
  * libsecret (and the GLib, GObject and GIO it is built on), as keyid uses it. The D-Bus path
  * calls (secret-paths.h) are marked unstable upstream and need SECRET_API_SUBJECT_TO_CHANGE.
- * The helpers below stand in for what Swift cannot call: macros such as G_VARIANT_TYPE.
+ * The helpers below stand in for what Swift cannot call: variadic constructors and macros
+ * such as G_VARIANT_TYPE.
  */
 
 #define SECRET_API_SUBJECT_TO_CHANGE 1
@@ -19,6 +20,22 @@ static inline GVariantType *keyid_variant_type_new(const gchar *type) {
 /* A floating `ay` holding a copy of the bytes. */
 static inline GVariant *keyid_variant_bytes(gconstpointer data, gsize length) {
     return g_variant_new_fixed_array(G_VARIANT_TYPE_BYTE, data, length, 1);
+}
+
+/*
+ * libsecret's SecretPrompt for the prompt at `path`, addressed to the provider's unique bus
+ * name `owner`: no name lookup, no activation, no properties, so setting it up sends nothing.
+ * (libsecret's own prompt helpers look the name up with blocking calls, and their completion
+ * handler never completes a prompt that ended without a result.)
+ */
+static inline SecretPrompt *keyid_prompt_new(GDBusConnection *connection, const gchar *owner, const gchar *path,
+                                             GError **error) {
+    return (SecretPrompt *)g_initable_new(
+        SECRET_TYPE_PROMPT, NULL, error, "g-flags",
+        G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES | G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS |
+            G_DBUS_PROXY_FLAGS_DO_NOT_AUTO_START,
+        "g-name", owner, "g-connection", connection, "g-object-path", path, "g-interface-name",
+        "org.freedesktop.Secret.Prompt", NULL);
 }
 
 /* An attribute table as libsecret expects one: owned string keys and values. */

@@ -60,6 +60,23 @@ struct HostileProviderTests {
     }
 
     @Test(
+        "an unlock prompt that ends without a result (the provider leaves, or a malformed Completed) is exit 4 or 5 at once, never dismissed",
+        arguments: [HostileMode.vanishInPrompt, .badCompleted])
+    func promptWithoutResult(mode: HostileMode) throws {
+        let session = try HostileSession.start(mode)
+        defer { session.stop() }
+        let outcome = try session.run(["get", "--create", "--timeout", "10"])
+        let writes = session.writes()
+        let context = "exit \(outcome.status), stderr \(outcome.stderr.debugDescription), writes \(writes)"
+        #expect([4, 5].contains(outcome.status), "\(context)")
+        // Well inside the timeout: the prompt's end is seen, not waited out.
+        #expect(outcome.seconds < 3 + Self.slack, "took \(outcome.seconds) s: \(context)")
+        #expect(outcome.stdout.isEmpty, "\(context)")
+        #expect(outcome.stderr.hasPrefix("keyid: ") && outcome.stderr.split(separator: "\n").count == 1, "\(context)")
+        #expect(writes.isEmpty, "dismissed or stored: \(context)")
+    }
+
+    @Test(
         "the bus goes away under a library instance: the next call is an error value, and GLib's exit-on-close ends nothing",
         .enabled(if: LibraryTests.probe.map { FileManager.default.isExecutableFile(atPath: $0) } == true))
     func busGoneUnderTheLibrary() throws {
@@ -116,6 +133,8 @@ enum HostileMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case refuseSession = "refuse-session"
     case exitMidCall = "exit-mid-call"
     case errorText = "error-text"
+    case vanishInPrompt = "vanish-in-prompt"
+    case badCompleted = "bad-completed"
 
     var testDescription: String { rawValue }
 }
@@ -145,6 +164,9 @@ enum HostileCommand: String, CaseIterable, Sendable, CustomTestStringConvertible
             return HostileExpectation(statuses: [7])
         case (.stall, _):
             return HostileExpectation(statuses: [6])
+        // The item is locked, and --no-prompt does not ask to unlock it.
+        case (.vanishInPrompt, _), (.badCompleted, _):
+            return HostileExpectation(statuses: [4])
         // The provider is gone once the call fails: no Secret Service, or the failed call.
         case (.exitMidCall, _):
             return HostileExpectation(statuses: [5, 8])

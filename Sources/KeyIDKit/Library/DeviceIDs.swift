@@ -110,7 +110,8 @@ public final class DeviceIDs: Sendable {
         _ options: Options, _ environment: ProcessEnvironment, handover: SessionBus.Handover = .asGLibFindsIt
     ) -> SecretServiceStore {
         let store = SecretServiceStore(
-            allowPrompt: options.allowsPrompt, collection: options.collection, timeout: options.timeout
+            allowPrompt: options.allowsPrompt, collection: options.collection, timeout: options.timeout,
+            ownsProcess: handover == .export
         ) { () throws(KeyIDError) in
             let bus = try Locations.sessionBus(environment)
             try bus.handOver(handover)

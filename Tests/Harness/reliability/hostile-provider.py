@@ -36,14 +36,20 @@ from gi.repository import GLib
 
 MODES = {
     "good", "stall", "wrong-types", "wrong-types-paths", "wrong-types-secrets", "not-an-id", "huge",
-    "no-secret", "other-item", "refuse-session", "exit-mid-call", "error-text",
+    "no-secret", "other-item", "refuse-session", "exit-mid-call", "error-text", "vanish-in-prompt",
+    "bad-completed",
 }
+# The item is locked, and its unlock prompt ends without a result: the provider leaves the bus
+# once the prompt is shown, or completes it with a signal of the wrong type.
+PROMPT_MODES = {"vanish-in-prompt", "bad-completed"}
 
 SERVICE_PATH = "/org/freedesktop/secrets"
 COLLECTION_PATH = SERVICE_PATH + "/collection/login"
 ITEM_PATH = COLLECTION_PATH + "/1"
 OTHER_PATH = COLLECTION_PATH + "/2"
 SESSION_PATH = SERVICE_PATH + "/session/1"
+PROMPT_PATH = SERVICE_PATH + "/prompt/1"
+PROMPT = "org.freedesktop.Secret.Prompt"
 
 SERVICE = "org.freedesktop.Secret.Service"
 COLLECTION = "org.freedesktop.Secret.Collection"
@@ -253,6 +259,9 @@ class Service(Exported):
         if mode == "exit-mid-call":
             os._exit(3)
         found = matching(attributes)
+        if mode in PROMPT_MODES:
+            reply(dbus.Array([], signature="o"), dbus.Array(found, signature="o"))
+            return
         if mode == "wrong-types":
             reply(dbus.String(" ".join(found) or "nothing"))
         elif mode == "wrong-types-paths":
@@ -293,12 +302,36 @@ class Service(Exported):
     @dbus.service.method(SERVICE, in_signature="ao", out_signature="aoo")
     def Unlock(self, objects):
         hostile()
+        if mode in PROMPT_MODES:
+            return (dbus.Array([], signature="o"), dbus.ObjectPath(PROMPT_PATH))
         return (dbus.Array(objects, signature="o"), dbus.ObjectPath("/"))
 
     @dbus.service.method(SERVICE, in_signature="ao", out_signature="aoo")
     def Lock(self, objects):
         hostile()
         return (dbus.Array([], signature="o"), dbus.ObjectPath("/"))
+
+
+class Prompt(dbus.service.Object):
+    """An unlock prompt that never completes properly; dismissing it is logged as a write."""
+
+    @dbus.service.method(PROMPT, in_signature="s", out_signature="")
+    def Prompt(self, window):
+        GLib.timeout_add(100, self.end)
+
+    @dbus.service.method(PROMPT, in_signature="", out_signature="")
+    def Dismiss(self):
+        record("Dismiss", PROMPT_PATH)
+
+    @dbus.service.signal(PROMPT, signature="s")
+    def Completed(self, text):
+        pass
+
+    def end(self):
+        if mode == "vanish-in-prompt":
+            os._exit(0)
+        self.Completed("not (bv)")
+        return False
 
 
 def matching(attributes):
@@ -310,6 +343,7 @@ bus = dbus.SessionBus()
 items = {}
 service = Service(bus, SERVICE_PATH)
 collection = Collection(bus, COLLECTION_PATH)
+prompt = Prompt(bus, PROMPT_PATH)
 items[ITEM_PATH] = Item(bus, ITEM_PATH, "keyid device ID", {"service": "keyid", "account": "device-id"},
                         stored_value())
 name = dbus.service.BusName("org.freedesktop.secrets", bus, do_not_queue=True)

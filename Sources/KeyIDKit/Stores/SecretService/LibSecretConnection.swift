@@ -25,6 +25,8 @@ final class LibSecretConnection {
     /// child made by `fork` does not have.
     private let process = getpid()
     private var abandoned = false
+    /// The provider's unique name this connection last made itself known to.
+    private var introducedOwner: String?
 
     private init(timeout: Duration, context: OpaquePointer, service: UnsafeMutablePointer<SecretService>) {
         self.timeout = timeout
@@ -43,12 +45,17 @@ final class LibSecretConnection {
     }
 
     /// The shared connection libsecret's proxy uses.
-    private var connection: OpaquePointer {
-        service.withMemoryRebound(to: GDBusProxy.self, capacity: 1) { g_dbus_proxy_get_connection($0) }
+    private var connection: OpaquePointer { g_dbus_proxy_get_connection(Self.proxy(service)) }
+
+    /// A libsecret object (`SecretService`, `SecretPrompt`) as the `GDBusProxy` it derives from.
+    private static func proxy<Object>(_ object: UnsafeMutablePointer<Object>) -> UnsafeMutablePointer<GDBusProxy> {
+        UnsafeMutableRawPointer(object).assumingMemoryBound(to: GDBusProxy.self)
     }
 
-    /// Whether requests can still be made: none was abandoned, and the bus did not close the
-    /// connection.
+    /// The bus name libsecret's proxy addresses the Secret Service by.
+    private var serviceName: String { String(cString: g_dbus_proxy_get_name(Self.proxy(service))) }
+
+    /// Whether requests can still be made: none was abandoned, and the bus is connected.
     var isOpen: Bool { !abandoned && g_dbus_connection_is_closed(connection) == 0 }
 
     /// Whether this process opened the connection (not a parent before a `fork`).
@@ -64,7 +71,7 @@ final class LibSecretConnection {
     /// the service's properties: the first call gnome-keyring 42.1 answers without knowing
     /// the caller, see `doc/COMPATIBILITY.md`), within `timeout`. The caller makes sure GLib
     /// finds a bus and does not autolaunch one (``SessionBus``).
-    static func open(timeout: Duration) throws(SecretServiceFailure) -> LibSecretConnection {
+    static func open(timeout: Duration, ownsProcess: Bool) throws(SecretServiceFailure) -> LibSecretConnection {
         if let parent = gdbusProcess.withLock({ $0 }), parent != getpid() {
             throw SecretServiceFailure(
                 operation: "fork", domain: GErrorCode.ioDomain, code: GErrorCode.ioFailed,
@@ -72,7 +79,7 @@ final class LibSecretConnection {
                     "GLib's D-Bus thread runs in process \(parent), which made this one by fork; connect from a process of its own"
             )
         }
-        quietLibSecretLog()
+        quietGLibLog(ownsProcess: ownsProcess)
         // GSocket's class set-up ignores SIGPIPE for the whole process; GDBus sends with
         // MSG_NOSIGNAL on Linux, so the host's disposition is put back.
         let restoreSIGPIPE = POSIX.signalDisposition(SIGPIPE)
@@ -83,19 +90,33 @@ final class LibSecretConnection {
         g_main_context_push_thread_default(context)
         defer { g_main_context_pop_thread_default(context) }
         gdbusProcess.withLock { $0 = getpid() }
+        drain(context)
         let deadline = MonotonicInstant.now + timeout
         let cancellable = g_cancellable_new()
         defer { g_object_unref(cancellable) }
+        // Nothing is asked of the provider yet but its properties: cancelling is safe.
+        func complete(_ slot: Slot) throws(SecretServiceFailure) {
+            guard wait(for: [slot], in: context, until: deadline) else {
+                g_cancellable_cancel(cancellable)
+                _ = wait(for: [slot], in: context, until: .now + .milliseconds(100))
+                throw SecretServiceFailure.timedOut(connectOperation, timeout: timeout)
+            }
+        }
+        // The shared connection first, so that its exit-on-close is off before anything can
+        // dispatch its "closed" signal here; libsecret then finds it.
+        let bus = Slot()
+        g_bus_get(G_BUS_TYPE_SESSION, cancellable, finished, bus.retained)
+        try complete(bus)
+        var error: UnsafeMutablePointer<GError>?
+        guard let shared = g_bus_get_finish(bus.result, &error) else {
+            throw failure(error, connectOperation) ?? .timedOut(connectOperation, timeout: timeout)
+        }
+        g_dbus_connection_set_exit_on_close(shared, 0)
+        defer { g_object_unref(UnsafeMutableRawPointer(shared)) }
         let opening = Slot()
         secret_service_open(
             secret_service_get_type(), nil, SECRET_SERVICE_NONE, cancellable, finished, opening.retained)
-        guard wait(for: [opening], in: context, until: deadline) else {
-            // Nothing is asked of the provider yet but its properties: cancelling is safe.
-            g_cancellable_cancel(cancellable)
-            _ = wait(for: [opening], in: context, until: .now + .seconds(1))
-            throw SecretServiceFailure.timedOut(connectOperation, timeout: timeout)
-        }
-        var error: UnsafeMutablePointer<GError>?
+        try complete(opening)
         let service = secret_service_open_finish(opening.result, &error)
         guard let service, error == nil else {
             if let service { g_object_unref(service) }
@@ -105,8 +126,12 @@ final class LibSecretConnection {
                     message: "no service")
         }
         let connection = LibSecretConnection(timeout: timeout, context: context, service: service)
+        // libsecret's set-up read the service's properties: the owner knows this caller.
+        connection.introducedOwner = g_dbus_proxy_get_name_owner(proxy(service)).map { name in
+            defer { g_free(name) }
+            return String(cString: name)
+        }
         opened = connection
-        g_dbus_connection_set_exit_on_close(connection.connection, 0)
         return connection
     }
 
@@ -122,23 +147,76 @@ final class LibSecretConnection {
                 code: GErrorCode.ioClosed, message: "the connection to the session bus is closed")
         }
         return try withContext { () throws(SecretServiceFailure) in
-            // What arrived since the last wait first: a NameOwnerChanged after the provider
-            // restarted points libsecret's proxy at the new owner.
-            while g_main_context_iteration(context, 0) != 0 {}
             let deadline = MonotonicInstant.now + timeout
+            // What arrived since the last wait first (a NameOwnerChanged after the provider
+            // restarted points libsecret's proxy at the new owner), a bounded amount of it.
+            Self.drain(context)
+            // GDBus would end each call at 25 s: the batch's own bound instead.
+            let milliseconds = Self.milliseconds(until: deadline)
+            g_dbus_proxy_set_default_timeout(Self.proxy(service), milliseconds)
+            try introduceToNewOwner(until: deadline)
             let started = requests.map { request in
                 let slot = Slot()
-                let problem = start(request, slot)
+                let problem = start(request, slot, timeout: milliseconds)
                 return (request: request, slot: problem == nil ? slot : nil, failure: problem)
             }
             let slots = started.compactMap(\.slot)
             guard Self.wait(for: slots, in: context, until: deadline) else {
-                abandoned = true
+                abandon()
                 throw SecretServiceFailure.timedOut(requests.first?.operation ?? "call", timeout: timeout)
             }
             return started.map { request, slot, problem in
                 if let problem { return .failure(problem) }
-                return finish(request, slot!.result)
+                return finish(request, slot!)
+            }
+        }
+    }
+
+    /// After the provider restarted, its new instance must know this caller before any call
+    /// that needs one (gnome-keyring 42.1 crashes on an `OpenSession` it handles first, see
+    /// doc/COMPATIBILITY.md): a property read that needs no caller goes first, waited for.
+    private func introduceToNewOwner(until deadline: MonotonicInstant) throws(SecretServiceFailure) {
+        let current = g_dbus_proxy_get_name_owner(Self.proxy(service))
+        defer { g_free(current) }
+        let owner = current.map { String(cString: $0) }
+        guard owner != introducedOwner else { return }
+        defer { introducedOwner = owner }
+        guard introducedOwner != nil, owner != nil else { return }
+        let introduction = Slot()
+        let call = DBusCall(
+            path: SecretServiceStore.servicePath, interface: SecretServiceStore.propertiesInterface, member: "Get",
+            arguments: [.string(SecretServiceStore.serviceInterface), .string("Collections")])
+        _ = start(.method(call), introduction, timeout: Self.milliseconds(until: deadline))
+        guard Self.wait(for: [introduction], in: context, until: deadline) else {
+            abandon()
+            throw SecretServiceFailure.timedOut(call.operation, timeout: timeout)
+        }
+    }
+
+    /// Gives up on this connection's outstanding requests: the next call makes another. Its
+    /// context is drained now and then later (``drain(_:)``), so that what completes is let go.
+    private func abandon() {
+        guard !abandoned else { return }
+        abandoned = true
+        Self.abandonedContexts.withLock { contexts in
+            contexts.append(g_main_context_ref(context))
+            if contexts.count > 8 { g_main_context_unref(contexts.removeFirst()) }
+        }
+    }
+
+    /// The contexts of abandoned connections (at most 8, the newest).
+    private static let abandonedContexts = ThreadLock<[OpaquePointer]>([])
+
+    /// Dispatches what is ready in `context` and in the contexts of abandoned connections,
+    /// without waiting, and a bounded amount (a provider flooding signals cannot hold a call).
+    private static func drain(_ context: OpaquePointer) {
+        var budget = 1000
+        while budget > 0, g_main_context_iteration(context, 0) != 0 { budget -= 1 }
+        abandonedContexts.withLock { contexts in
+            for other in contexts where g_main_context_acquire(other) != 0 {
+                budget = 100
+                while budget > 0, g_main_context_iteration(other, 0) != 0 { budget -= 1 }
+                g_main_context_release(other)
             }
         }
     }
@@ -146,15 +224,17 @@ final class LibSecretConnection {
     // MARK: - Requests
 
     /// Starts `request`, whose completion `slot` receives; returns why it could not start.
-    private func start(_ request: SecretServiceRequest, _ slot: Slot) -> SecretServiceFailure? {
+    private func start(_ request: SecretServiceRequest, _ slot: Slot, timeout: gint) -> SecretServiceFailure? {
         switch request {
         case .method(let call):
             guard let parameters = Self.encode(.tuple(call.arguments)) else { return .unencodable(call.operation) }
             let replyType = call.replyType.flatMap { keyid_variant_type_new($0) }
             defer { if let replyType { g_variant_type_free(replyType) } }
+            // The Secret Service by the name libsecret's proxy uses ($SECRET_SERVICE_BUS_NAME).
+            let destination = call.destination == DBusCall.secretService ? serviceName : call.destination
             g_dbus_connection_call(
-                connection, call.destination ?? DBusCall.secretService, call.path, call.interface, call.member,
-                parameters, replyType, G_DBUS_CALL_FLAGS_NONE, -1, nil, Self.finished, slot.retained)
+                connection, destination, call.path, call.interface, call.member, parameters, replyType,
+                G_DBUS_CALL_FLAGS_NONE, timeout, nil, Self.finished, slot.retained)
         case .searchItems(let attributes):
             let table = keyid_string_table_new()
             defer { g_hash_table_unref(table) }
@@ -164,23 +244,32 @@ final class LibSecretConnection {
             secret_service_search_for_dbus_paths(service, nil, table, nil, Self.finished, slot.retained)
         case .readAlias(let alias):
             secret_service_read_alias_dbus_path(service, alias, nil, Self.finished, slot.retained)
-        case .deleteItem(let path), .prompt(let path):
+        case .prompt(let path):
             guard g_variant_is_object_path(path) != 0 else { return .unencodable(request.operation) }
-            if case .deleteItem = request {
-                secret_service_delete_item_dbus_path(service, path, nil, Self.finished, slot.retained)
-            } else {
-                // No return type: libsecret then hands over whatever the prompt completed with
-                // (checking it would log a warning), and keyid reads it.
-                secret_service_prompt_at_dbus_path(service, path, nil, nil, Self.finished, slot.retained)
+            guard let owner = g_dbus_proxy_get_name_owner(Self.proxy(service)) else {
+                return SecretServiceFailure(
+                    operation: request.operation, domain: GErrorCode.dbusDomain, code: GErrorCode.dbusServiceUnknown,
+                    message: "the Secret Service left the bus")
             }
+            defer { g_free(owner) }
+            var error: UnsafeMutablePointer<GError>?
+            guard let prompt = keyid_prompt_new(connection, owner, path, &error) else {
+                return Self.failure(error, request.operation) ?? .unencodable(request.operation)
+            }
+            slot.object = UnsafeMutableRawPointer(prompt)
+            g_dbus_proxy_set_default_timeout(Self.proxy(prompt), timeout)
+            // No return type: the prompt hands over whatever it completed with (checking it
+            // would log a warning), and keyid reads it.
+            secret_prompt_perform(prompt, nil, nil, nil, Self.finished, slot.retained)
         }
         return nil
     }
 
     /// The outcome of a completed request, as the reply's values.
-    private func finish(_ request: SecretServiceRequest, _ result: OpaquePointer?) -> Result<
+    private func finish(_ request: SecretServiceRequest, _ slot: Slot) -> Result<
         [DBusValue], SecretServiceFailure
     > {
+        let result = slot.result
         var error: UnsafeMutablePointer<GError>?
         switch request {
         case .method:
@@ -204,12 +293,9 @@ final class LibSecretConnection {
             defer { g_free(path) }
             if let failure = Self.failure(error, request.operation) { return .failure(failure) }
             return .success([.objectPath(path.map { String(cString: $0) } ?? "/")])
-        case .deleteItem:
-            _ = secret_service_delete_item_dbus_path_finish(service, result, &error)
-            if let failure = Self.failure(error, request.operation) { return .failure(failure) }
-            return .success([])
         case .prompt:
-            let value = secret_service_prompt_at_dbus_path_finish(service, result, &error)
+            let prompt = slot.object?.assumingMemoryBound(to: SecretPrompt.self)
+            let value = secret_prompt_perform_finish(prompt, slot.result, &error)
             defer { if let value { g_variant_unref(value) } }
             if let failure = Self.failure(error, request.operation) { return .failure(failure) }
             return .success(value.map { [Self.decode($0)] } ?? [])
@@ -222,8 +308,13 @@ final class LibSecretConnection {
     /// reference of its own.
     private final class Slot {
         var result: OpaquePointer?
+        /// A GObject the request was made on (a `SecretPrompt`), one reference of its own.
+        var object: UnsafeMutableRawPointer?
 
-        deinit { if let result { g_object_unref(UnsafeMutableRawPointer(result)) } }
+        deinit {
+            if let result { g_object_unref(UnsafeMutableRawPointer(result)) }
+            if let object { g_object_unref(object) }
+        }
 
         /// The slot as a callback's data, kept alive until the callback runs (and leaked with
         /// a request that never completes).
@@ -253,6 +344,12 @@ final class LibSecretConnection {
             g_source_unref(timer)
         }
         return true
+    }
+
+    /// Milliseconds from now to `deadline`, at least 1, as a GDBus call's timeout.
+    private static func milliseconds(until deadline: MonotonicInstant) -> gint {
+        let (seconds, attoseconds) = (deadline - .now).components
+        return gint(clamping: max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
     }
 
     /// Runs `body` with the connection's context as the thread's default, where GDBus and
@@ -382,15 +479,18 @@ final class LibSecretConnection {
     }
 
     /// Drops what libsecret logs through GLib (warnings about a provider's malformed replies,
-    /// which keyid reports as failures of its own): a library must not print. Only
-    /// libsecret's log domain is touched, once a process.
-    private static func quietLibSecretLog() {
+    /// which keyid reports as failures of its own), once a process: a library must not
+    /// print, and only libsecret's log domain is touched. A process of keyid's own
+    /// (`ownsProcess`, the command) drops GLib's messages of every domain: each failure is one
+    /// line, keyid's.
+    private static func quietGLibLog(ownsProcess: Bool) {
         logQuieted.withLock { quieted in
             guard !quieted else { return }
             quieted = true
             let levels = GLogLevelFlags(
                 rawValue: G_LOG_LEVEL_MASK.rawValue & ~(G_LOG_LEVEL_ERROR.rawValue | G_LOG_FLAG_FATAL.rawValue))
             _ = g_log_set_handler("libsecret", levels, { _, _, _, _ in }, nil)
+            if ownsProcess { _ = g_log_set_default_handler({ _, _, _, _ in }, nil) }
         }
     }
 

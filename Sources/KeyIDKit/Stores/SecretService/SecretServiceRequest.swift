@@ -10,10 +10,9 @@ enum SecretServiceRequest: Equatable, Sendable {
     /// `ReadAlias` (`secret_service_read_alias_dbus_path`): the collection's path, `/` when
     /// the alias points nowhere.
     case readAlias(String)
-    /// `Item.Delete`, with the prompt it may return (`secret_service_delete_item_dbus_path`).
-    case deleteItem(String)
-    /// Runs the prompt at a path and waits for it (`secret_service_prompt_at_dbus_path`,
-    /// never dismissed): what it completed with, nothing when it gave no result.
+    /// Runs the prompt at a path and waits for it (libsecret's `SecretPrompt`,
+    /// `secret_prompt_perform`, never dismissed): what it completed with, nothing when it
+    /// gave no result (dismissed by KeePassXC, or the provider went away).
     case prompt(String)
 
     /// The name failures give the request.
@@ -22,8 +21,7 @@ enum SecretServiceRequest: Equatable, Sendable {
         case .method(let call): return call.operation
         case .searchItems: return "secret_service_search_for_dbus_paths"
         case .readAlias: return "secret_service_read_alias_dbus_path"
-        case .deleteItem: return "secret_service_delete_item_dbus_path"
-        case .prompt: return "secret_service_prompt_at_dbus_path"
+        case .prompt: return "secret_prompt_perform"
         }
     }
 
@@ -31,7 +29,7 @@ enum SecretServiceRequest: Equatable, Sendable {
     var changes: Bool {
         switch self {
         case .method(let call): return ["CreateItem", "SetSecret", "Delete", "Set", "Prompt"].contains(call.member)
-        case .deleteItem, .prompt: return true
+        case .prompt: return true
         case .searchItems, .readAlias: return false
         }
     }

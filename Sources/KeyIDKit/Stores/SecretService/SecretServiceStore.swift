@@ -28,6 +28,7 @@ package final class SecretServiceStore: SecretStore {
     let collection: String?
     /// The bound on each call.
     let timeout: Duration
+    private let ownsProcess: Bool
     private let locateBus: () throws(KeyIDError) -> SessionBus
     /// The bus the store connected to, once it has.
     private(set) var bus: SessionBus?
@@ -42,13 +43,16 @@ package final class SecretServiceStore: SecretStore {
     package var prompting: ((Bool) -> Void)?
 
     /// Connects lazily, on the first call that needs the service, to the bus `bus` finds.
+    /// `ownsProcess`: the process is keyid's own (the command), whose GLib messages may be
+    /// dropped (``LibSecretConnection/open(timeout:ownsProcess:)``).
     package init(
-        allowPrompt: Bool, collection: String? = nil, timeout: Duration = .seconds(30),
+        allowPrompt: Bool, collection: String? = nil, timeout: Duration = .seconds(30), ownsProcess: Bool = false,
         bus: @escaping () throws(KeyIDError) -> SessionBus
     ) {
         self.allowPrompt = allowPrompt
         self.collection = collection
         self.timeout = timeout
+        self.ownsProcess = ownsProcess
         self.locateBus = bus
     }
 
@@ -208,9 +212,8 @@ package final class SecretServiceStore: SecretStore {
     }
 
     package func delete(_ item: StoredItem) throws(KeyIDError) {
-        let reply = try requests([.deleteItem(item.handle)])[0]
-        try mapped { () throws(SecretServiceFailure) in _ = try reply.get() }
-        try confirmDeletion(of: item)
+        let reply = try request(item.handle, Self.itemInterface, "Delete", [], replyType: "(o)")
+        try confirmDeletion(of: item, prompt: reply.first?.text ?? "/")
     }
 
     /// The attributes keyid writes on the Secret Service: its own (see
@@ -259,7 +262,7 @@ package final class SecretServiceStore: SecretStore {
         let bus = try locateBus()
         self.bus = bus
         do {
-            let connection = try LibSecretConnection.open(timeout: timeout)
+            let connection = try LibSecretConnection.open(timeout: timeout, ownsProcess: ownsProcess)
             opened = connection
             return connection
         } catch {
