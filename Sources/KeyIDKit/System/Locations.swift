@@ -35,10 +35,7 @@ enum Locations {
     static func sessionBus(_ environment: ProcessEnvironment) throws(KeyIDError) -> SessionBus {
         let variable = SystemVariable.sessionBus.rawValue
         if let configured = try environment.value(.sessionBus), !configured.isEmpty {
-            guard !SessionBus.autolaunches(configured) else {
-                throw .unavailable(
-                    .noBus("\(variable) is '\(DisplayText.escaped(configured))', which would start a new bus"))
-            }
+            guard !SessionBus.autolaunches(configured) else { throw SessionBus.refusingAutolaunch(configured) }
             return SessionBus(address: configured, source: "set in " + variable)
         }
         let uid = UserAccount.effectiveUID

@@ -52,16 +52,14 @@ package struct SessionBus: Equatable, Sendable {
         case .export:
             setenv(variable, address, 1)
         case .asGLibFindsIt:
-            if let set = getenv(variable).flatMap({ String(validatingCString: $0) }), !set.isEmpty {
-                guard !Self.autolaunches(set) else {
-                    throw .unavailable(
-                        .noBus("\(variable) is '\(DisplayText.escaped(set))', which would start a new bus"))
-                }
+            // The environment as it is now, when GLib looks (a value that is not UTF-8 is no value).
+            let environment = ProcessEnvironment.current()
+            if let set = (try? environment.value(.sessionBus)) ?? nil, !set.isEmpty {
+                guard !Self.autolaunches(set) else { throw Self.refusingAutolaunch(set) }
                 return
             }
-            if let runtime = getenv(SystemVariable.runtimeDirectory.rawValue).flatMap({ String(validatingCString: $0) }
-            ),
-                runtime.hasPrefix("/"), access(runtime + "/bus", F_OK) == 0
+            if let runtime = (try? environment.absolutePath(.runtimeDirectory)) ?? nil,
+                access(runtime + "/bus", F_OK) == 0
             {
                 return
             }
@@ -70,6 +68,14 @@ package struct SessionBus: Equatable, Sendable {
                     "\(variable) and XDG_RUNTIME_DIR name no bus, so GLib would start one; set \(variable)=\(DisplayText.escaped(address))"
                 ))
         }
+    }
+
+    /// The refusal of an address that would start a new bus.
+    static func refusingAutolaunch(_ address: String) -> KeyIDError {
+        .unavailable(
+            .noBus(
+                "\(SystemVariable.sessionBus.rawValue) is '\(DisplayText.escaped(address))', which would start a new bus"
+            ))
     }
 
     /// Whether an address asks for a bus to be started (an `autolaunch:` entry, which GLib's

@@ -90,6 +90,17 @@ def hostile():
         fail(ODD_MESSAGE, name=ODD_NAME)
 
 
+def withheld(reply, error):
+    """Whether the reply is withheld: kept unanswered in mode stall; in exit-mid-call the
+    provider exits instead."""
+    if mode == "stall":
+        unanswered.append((reply, error))
+        return True
+    if mode == "exit-mid-call":
+        os._exit(3)
+    return False
+
+
 def stored_value():
     if mode == "not-an-id":
         return b"hello"
@@ -253,11 +264,8 @@ class Service(Exported):
     @dbus.service.method(SERVICE, in_signature="a{ss}", out_signature=None, async_callbacks=("reply", "error"))
     def SearchItems(self, attributes, reply, error):
         hostile()
-        if mode == "stall":
-            unanswered.append((reply, error))
+        if withheld(reply, error):
             return
-        if mode == "exit-mid-call":
-            os._exit(3)
         found = matching(attributes)
         if mode in PROMPT_MODES:
             reply(dbus.Array([], signature="o"), dbus.Array(found, signature="o"))
@@ -272,11 +280,8 @@ class Service(Exported):
     @dbus.service.method(SERVICE, in_signature="aoo", out_signature=None, async_callbacks=("reply", "error"))
     def GetSecrets(self, paths, session, reply, error):
         hostile()
-        if mode == "stall":
-            unanswered.append((reply, error))
+        if withheld(reply, error):
             return
-        if mode == "exit-mid-call":
-            os._exit(3)
         if session != SESSION_PATH:
             error(dbus.exceptions.DBusException(
                 "no session %s" % session, name="org.freedesktop.Secret.Error.NoSession"))

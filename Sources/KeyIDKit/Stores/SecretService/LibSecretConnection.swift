@@ -1,32 +1,26 @@
 internal import CLibSecret
 import Glibc
 
-/// A connection to the Secret Service through libsecret and GDBus: the one file that
-/// touches their C API. Everything it hands out is Swift: values as ``DBusValue``, failures
-/// as ``SecretServiceFailure``.
+/// A connection to the Secret Service through libsecret and GDBus: the one file that touches
+/// their C API, in primitives that hand out Swift values; `LibSecretConnection+Requests.swift`
+/// batches, bounds and abandons requests with them.
 ///
-/// It holds a libsecret `SecretService` of its own (`secret_service_open`, not the one
-/// `secret_service_get` keeps), on GLib's shared session-bus connection, which libsecret
-/// always uses. That connection's exit-on-close (SIGTERM for the process once the bus goes
-/// away and a main loop runs) is turned off: a library must never end its host (README "Use
-/// from Swift"); a lost bus is a failed call, and the next one connects again.
-///
-/// Its requests complete in a `GMainContext` of its own, iterated only while one waits, on
-/// the calling thread (one at a time): requests go out together, and every wait has a
-/// deadline. A request that outlives it is never cancelled (cancelling a prompt dismisses
-/// it, which can hang libsecret and crash gnome-keyring 42.1): it is abandoned with the
-/// `SecretService` it was made on, and a prompt stays for a person to answer.
+/// It holds a libsecret `SecretService` of its own (`secret_service_open`), on GLib's shared
+/// session-bus connection, which libsecret always uses. That connection's exit-on-close
+/// (SIGTERM once the bus goes away and a main loop runs) is turned off: a library must never
+/// end its host; a lost bus is a failed call, and the next one connects again.
 final class LibSecretConnection {
     /// The bound on each batch of requests.
     let timeout: Duration
-    private let context: OpaquePointer
+    /// The `GMainContext` the connection's requests complete in.
+    let context: OpaquePointer
     private let service: UnsafeMutablePointer<SecretService>
     /// The process that opened the connection. GDBus moves its messages on a thread that a
     /// child made by `fork` does not have.
     private let process = getpid()
-    private var abandoned = false
+    private(set) var abandoned = false
     /// The provider's unique name this connection last made itself known to.
-    private var introducedOwner: String?
+    var introducedOwner: String?
 
     private init(timeout: Duration, context: OpaquePointer, service: UnsafeMutablePointer<SecretService>) {
         self.timeout = timeout
@@ -39,7 +33,7 @@ final class LibSecretConnection {
         guard isOwnedByThisProcess else { return }
         withContext {
             g_object_unref(service)
-            while g_main_context_iteration(context, 0) != 0 {}
+            Self.drain(context)
         }
         g_main_context_unref(context)
     }
@@ -52,6 +46,14 @@ final class LibSecretConnection {
         UnsafeMutableRawPointer(object).assumingMemoryBound(to: GDBusProxy.self)
     }
 
+    /// The provider's unique bus name, as libsecret's proxy knows it; `nil` when it left the bus.
+    var providerOwner: String? { Self.taking(g_dbus_proxy_get_name_owner(Self.proxy(service))) }
+
+    /// Bounds the calls libsecret's proxy makes from now on (GDBus's default is 25 s).
+    func setCallTimeout(_ milliseconds: Int32) {
+        g_dbus_proxy_set_default_timeout(Self.proxy(service), milliseconds)
+    }
+
     /// The bus name libsecret's proxy addresses the Secret Service by.
     private var serviceName: String { String(cString: g_dbus_proxy_get_name(Self.proxy(service))) }
 
@@ -61,24 +63,11 @@ final class LibSecretConnection {
     /// Whether this process opened the connection (not a parent before a `fork`).
     var isOwnedByThisProcess: Bool { process == getpid() }
 
-    /// The name failures to reach the bus give their operation.
-    static let connectOperation = "secret_service_open"
-
-    /// The process that last opened a connection, once one has: GDBus's thread runs there.
-    private static let gdbusProcess = ThreadLock<pid_t?>(nil)
-
-    /// Sets up a libsecret `SecretService` on the session bus as GLib finds it (which reads
-    /// the service's properties: the first call gnome-keyring 42.1 answers without knowing
-    /// the caller, see `doc/COMPATIBILITY.md`), within `timeout`. The caller makes sure GLib
-    /// finds a bus and does not autolaunch one (``SessionBus``).
+    /// Sets up a `SecretService` on the session bus as GLib finds it (the caller makes sure it
+    /// finds one: ``SessionBus``), within `timeout`. It reads the service's properties: a first
+    /// call gnome-keyring 42.1 answers without knowing the caller (doc/COMPATIBILITY.md).
     static func open(timeout: Duration, ownsProcess: Bool) throws(SecretServiceFailure) -> LibSecretConnection {
-        if let parent = gdbusProcess.withLock({ $0 }), parent != getpid() {
-            throw SecretServiceFailure(
-                operation: "fork", domain: GErrorCode.ioDomain, code: GErrorCode.ioFailed,
-                message:
-                    "GLib's D-Bus thread runs in process \(parent), which made this one by fork; connect from a process of its own"
-            )
-        }
+        try claimGDBusThread()
         quietGLibLog(ownsProcess: ownsProcess)
         // GSocket's class set-up ignores SIGPIPE for the whole process; GDBus sends with
         // MSG_NOSIGNAL on Linux, so the host's disposition is put back.
@@ -89,7 +78,6 @@ final class LibSecretConnection {
         defer { if opened == nil { g_main_context_unref(context) } }
         g_main_context_push_thread_default(context)
         defer { g_main_context_pop_thread_default(context) }
-        gdbusProcess.withLock { $0 = getpid() }
         drain(context)
         let deadline = MonotonicInstant.now + timeout
         let cancellable = g_cancellable_new()
@@ -120,82 +108,18 @@ final class LibSecretConnection {
         let service = secret_service_open_finish(opening.result, &error)
         guard let service, error == nil else {
             if let service { g_object_unref(service) }
-            throw failure(error, connectOperation)
-                ?? SecretServiceFailure(
-                    operation: connectOperation, domain: GErrorCode.ioDomain, code: GErrorCode.ioFailed,
-                    message: "no service")
+            throw failure(error, connectOperation) ?? .providerLeft(connectOperation)
         }
         let connection = LibSecretConnection(timeout: timeout, context: context, service: service)
         // libsecret's set-up read the service's properties: the owner knows this caller.
-        connection.introducedOwner = g_dbus_proxy_get_name_owner(proxy(service)).map { name in
-            defer { g_free(name) }
-            return String(cString: name)
-        }
+        connection.introducedOwner = connection.providerOwner
         opened = connection
         return connection
     }
 
-    /// Sends every request at once, then waits for all of them, at most ``timeout`` in all. A
-    /// request that fails is a failure among the results; requests not answered in time are
-    /// abandoned with this connection, and thrown as timed out.
-    func perform(_ requests: [SecretServiceRequest]) throws(SecretServiceFailure) -> [Result<
-        [DBusValue], SecretServiceFailure
-    >] {
-        guard isOpen else {
-            throw SecretServiceFailure(
-                operation: requests.first?.operation ?? Self.connectOperation, domain: GErrorCode.ioDomain,
-                code: GErrorCode.ioClosed, message: "the connection to the session bus is closed")
-        }
-        return try withContext { () throws(SecretServiceFailure) in
-            let deadline = MonotonicInstant.now + timeout
-            // What arrived since the last wait first (a NameOwnerChanged after the provider
-            // restarted points libsecret's proxy at the new owner), a bounded amount of it.
-            Self.drain(context)
-            // GDBus would end each call at 25 s: the batch's own bound instead.
-            let milliseconds = Self.milliseconds(until: deadline)
-            g_dbus_proxy_set_default_timeout(Self.proxy(service), milliseconds)
-            try introduceToNewOwner(until: deadline)
-            let started = requests.map { request in
-                let slot = Slot()
-                let problem = start(request, slot, timeout: milliseconds)
-                return (request: request, slot: problem == nil ? slot : nil, failure: problem)
-            }
-            let slots = started.compactMap(\.slot)
-            guard Self.wait(for: slots, in: context, until: deadline) else {
-                abandon()
-                throw SecretServiceFailure.timedOut(requests.first?.operation ?? "call", timeout: timeout)
-            }
-            return started.map { request, slot, problem in
-                if let problem { return .failure(problem) }
-                return finish(request, slot!)
-            }
-        }
-    }
-
-    /// After the provider restarted, its new instance must know this caller before any call
-    /// that needs one (gnome-keyring 42.1 crashes on an `OpenSession` it handles first, see
-    /// doc/COMPATIBILITY.md): a property read that needs no caller goes first, waited for.
-    private func introduceToNewOwner(until deadline: MonotonicInstant) throws(SecretServiceFailure) {
-        let current = g_dbus_proxy_get_name_owner(Self.proxy(service))
-        defer { g_free(current) }
-        let owner = current.map { String(cString: $0) }
-        guard owner != introducedOwner else { return }
-        defer { introducedOwner = owner }
-        guard introducedOwner != nil, owner != nil else { return }
-        let introduction = Slot()
-        let call = DBusCall(
-            path: SecretServiceStore.servicePath, interface: SecretServiceStore.propertiesInterface, member: "Get",
-            arguments: [.string(SecretServiceStore.serviceInterface), .string("Collections")])
-        _ = start(.method(call), introduction, timeout: Self.milliseconds(until: deadline))
-        guard Self.wait(for: [introduction], in: context, until: deadline) else {
-            abandon()
-            throw SecretServiceFailure.timedOut(call.operation, timeout: timeout)
-        }
-    }
-
-    /// Gives up on this connection's outstanding requests: the next call makes another. Its
-    /// context is drained now and then later (``drain(_:)``), so that what completes is let go.
-    private func abandon() {
+    /// Gives up on the connection's outstanding requests; its context is drained later
+    /// (``drain(_:)``), so that what completes is let go. The next call makes a connection.
+    func abandon() {
         guard !abandoned else { return }
         abandoned = true
         Self.abandonedContexts.withLock { contexts in
@@ -209,7 +133,7 @@ final class LibSecretConnection {
 
     /// Dispatches what is ready in `context` and in the contexts of abandoned connections,
     /// without waiting, and a bounded amount (a provider flooding signals cannot hold a call).
-    private static func drain(_ context: OpaquePointer) {
+    static func drain(_ context: OpaquePointer) {
         var budget = 1000
         while budget > 0, g_main_context_iteration(context, 0) != 0 { budget -= 1 }
         abandonedContexts.withLock { contexts in
@@ -224,7 +148,7 @@ final class LibSecretConnection {
     // MARK: - Requests
 
     /// Starts `request`, whose completion `slot` receives; returns why it could not start.
-    private func start(_ request: SecretServiceRequest, _ slot: Slot, timeout: gint) -> SecretServiceFailure? {
+    func start(_ request: SecretServiceRequest, _ slot: Slot, timeout: Int32) -> SecretServiceFailure? {
         switch request {
         case .method(let call):
             guard let parameters = Self.encode(.tuple(call.arguments)) else { return .unencodable(call.operation) }
@@ -246,12 +170,7 @@ final class LibSecretConnection {
             secret_service_read_alias_dbus_path(service, alias, nil, Self.finished, slot.retained)
         case .prompt(let path):
             guard g_variant_is_object_path(path) != 0 else { return .unencodable(request.operation) }
-            guard let owner = g_dbus_proxy_get_name_owner(Self.proxy(service)) else {
-                return SecretServiceFailure(
-                    operation: request.operation, domain: GErrorCode.dbusDomain, code: GErrorCode.dbusServiceUnknown,
-                    message: "the Secret Service left the bus")
-            }
-            defer { g_free(owner) }
+            guard let owner = providerOwner else { return .providerLeft(request.operation) }
             var error: UnsafeMutablePointer<GError>?
             guard let prompt = keyid_prompt_new(connection, owner, path, &error) else {
                 return Self.failure(error, request.operation) ?? .unencodable(request.operation)
@@ -266,47 +185,42 @@ final class LibSecretConnection {
     }
 
     /// The outcome of a completed request, as the reply's values.
-    private func finish(_ request: SecretServiceRequest, _ slot: Slot) -> Result<
+    func finish(_ request: SecretServiceRequest, _ slot: Slot) -> Result<
         [DBusValue], SecretServiceFailure
     > {
         let result = slot.result
         var error: UnsafeMutablePointer<GError>?
+        let values: [DBusValue]
         switch request {
         case .method:
             let reply = g_dbus_connection_call_finish(connection, result, &error)
             defer { if let reply { g_variant_unref(reply) } }
-            if let failure = Self.failure(error, request.operation) { return .failure(failure) }
-            guard let reply, case .tuple(let values) = Self.decode(reply) else { return .success([]) }
-            return .success(values)
+            if let reply, case .tuple(let replied) = Self.decode(reply) { values = replied } else { values = [] }
         case .searchItems:
             var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
             var locked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
             _ = secret_service_search_for_dbus_paths_finish(service, result, &unlocked, &locked, &error)
-            defer {
-                g_strfreev(unlocked)
-                g_strfreev(locked)
-            }
-            if let failure = Self.failure(error, request.operation) { return .failure(failure) }
-            return .success([Self.pathArray(unlocked), Self.pathArray(locked)])
+            values = [Self.pathArray(unlocked), Self.pathArray(locked)]
+            g_strfreev(unlocked)
+            g_strfreev(locked)
         case .readAlias:
-            let path = secret_service_read_alias_dbus_path_finish(service, result, &error)
-            defer { g_free(path) }
-            if let failure = Self.failure(error, request.operation) { return .failure(failure) }
-            return .success([.objectPath(path.map { String(cString: $0) } ?? "/")])
+            values = [
+                .objectPath(Self.taking(secret_service_read_alias_dbus_path_finish(service, result, &error)) ?? "/")
+            ]
         case .prompt:
             let prompt = slot.object?.assumingMemoryBound(to: SecretPrompt.self)
-            let value = secret_prompt_perform_finish(prompt, slot.result, &error)
+            let value = secret_prompt_perform_finish(prompt, result, &error)
             defer { if let value { g_variant_unref(value) } }
-            if let failure = Self.failure(error, request.operation) { return .failure(failure) }
-            return .success(value.map { [Self.decode($0)] } ?? [])
+            values = value.map { [Self.decode($0)] } ?? []
         }
+        if let failure = Self.failure(error, request.operation) { return .failure(failure) }
+        return .success(values)
     }
 
     // MARK: - Waiting
 
-    /// Where a request's completion lands: libsecret's or GDBus's `GAsyncResult`, one
-    /// reference of its own.
-    private final class Slot {
+    /// Where a request's completion lands: its `GAsyncResult`, one reference of its own.
+    final class Slot {
         var result: OpaquePointer?
         /// A GObject the request was made on (a `SecretPrompt`), one reference of its own.
         var object: UnsafeMutableRawPointer?
@@ -329,14 +243,11 @@ final class LibSecretConnection {
     }
 
     /// Iterates `context` until every slot holds its result (true) or `deadline` passes.
-    private static func wait(for slots: [Slot], in context: OpaquePointer, until deadline: MonotonicInstant) -> Bool {
+    static func wait(for slots: [Slot], in context: OpaquePointer, until deadline: MonotonicInstant) -> Bool {
         while slots.contains(where: { $0.result == nil }) {
-            let left = deadline - .now
-            guard left > .zero else { return false }
-            let (seconds, attoseconds) = left.components
-            let milliseconds = min(seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1, Int64(Int32.max))
+            guard deadline > .now else { return false }
             // A timer in the same context wakes the iteration at the deadline.
-            let timer = g_timeout_source_new(guint(milliseconds))
+            let timer = g_timeout_source_new(guint(milliseconds(until: deadline)))
             g_source_set_callback(timer, { _ in 0 }, nil, nil)
             g_source_attach(timer, context)
             g_main_context_iteration(context, 1)
@@ -346,15 +257,9 @@ final class LibSecretConnection {
         return true
     }
 
-    /// Milliseconds from now to `deadline`, at least 1, as a GDBus call's timeout.
-    private static func milliseconds(until deadline: MonotonicInstant) -> gint {
-        let (seconds, attoseconds) = (deadline - .now).components
-        return gint(clamping: max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
-    }
-
-    /// Runs `body` with the connection's context as the thread's default, where GDBus and
-    /// libsecret deliver what completes.
-    private func withContext<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+    /// Runs `body` with the connection's context as the thread's default (where GDBus and
+    /// libsecret deliver what completes).
+    func withContext<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
         g_main_context_push_thread_default(context)
         defer { g_main_context_pop_thread_default(context) }
         return try body()
@@ -362,8 +267,7 @@ final class LibSecretConnection {
 
     // MARK: - GVariant
 
-    /// A new floating GVariant holding `value`; `nil` when GVariant cannot hold it (an
-    /// object path or type that is not one).
+    /// A new floating GVariant holding `value`; `nil` for a path or type that is not one.
     private static func encode(_ value: DBusValue) -> OpaquePointer? {
         switch value {
         case .string(let text):
@@ -449,26 +353,23 @@ final class LibSecretConnection {
 
     // MARK: - C helpers
 
-    /// Converts and frees a GError; `nil` when there was none. A D-Bus error GLib has no
-    /// domain for keeps its name as the domain, with code 0; the name GDBus puts before a
-    /// remote error's message is taken off.
+    /// Converts and frees a GError; `nil` when there was none. The name GDBus puts before a
+    /// remote error's message is taken off, and kept as its D-Bus name.
     private static func failure(_ error: UnsafeMutablePointer<GError>?, _ operation: String) -> SecretServiceFailure? {
         guard let error else { return nil }
         defer { g_error_free(error) }
-        var domain = g_quark_to_string(error.pointee.domain).map { String(cString: $0) } ?? ""
-        var code = error.pointee.code
-        if g_dbus_error_is_remote_error(error) != 0 {
-            let name = g_dbus_error_get_remote_error(error)
-            defer { g_free(name) }
-            _ = g_dbus_error_strip_remote_error(error)
-            if domain == GErrorCode.ioDomain, code == GErrorCode.ioDBusError, let name {
-                domain = String(cString: name)
-                code = 0
-            }
-        }
+        let remoteName = g_dbus_error_is_remote_error(error) != 0 ? taking(g_dbus_error_get_remote_error(error)) : nil
+        if remoteName != nil { _ = g_dbus_error_strip_remote_error(error) }
         return SecretServiceFailure(
-            operation: operation, domain: domain, code: code,
+            operation: operation, glibDomain: g_quark_to_string(error.pointee.domain).map { String(cString: $0) } ?? "",
+            code: error.pointee.code, remoteName: remoteName,
             message: error.pointee.message.map { String(cString: $0) } ?? "")
+    }
+
+    /// A string GLib handed over, which is freed.
+    private static func taking(_ text: UnsafeMutablePointer<gchar>?) -> String? {
+        defer { g_free(text) }
+        return text.map { String(cString: $0) }
     }
 
     /// A `NULL`-terminated array of object paths as an `ao` value.
@@ -478,11 +379,9 @@ final class LibSecretConnection {
         return .array(elementType: "o", paths)
     }
 
-    /// Drops what libsecret logs through GLib (warnings about a provider's malformed replies,
-    /// which keyid reports as failures of its own), once a process: a library must not
-    /// print, and only libsecret's log domain is touched. A process of keyid's own
-    /// (`ownsProcess`, the command) drops GLib's messages of every domain: each failure is one
-    /// line, keyid's.
+    /// Drops what libsecret logs (warnings about malformed replies, which keyid reports as
+    /// failures), once a process: a library must not print. The command (`ownsProcess`) drops
+    /// GLib's messages of every domain, so that each failure is one line, keyid's.
     private static func quietGLibLog(ownsProcess: Bool) {
         logQuieted.withLock { quieted in
             guard !quieted else { return }

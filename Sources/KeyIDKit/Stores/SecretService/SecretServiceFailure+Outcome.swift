@@ -35,11 +35,28 @@ enum GErrorCode {
 }
 
 extension SecretServiceFailure {
+    /// A GError, as GLib describes it: a D-Bus error GLib has no domain for
+    /// (`G_IO_ERROR_DBUS_ERROR`) keeps its D-Bus name, `remoteName`, as the domain, with code 0.
+    init(operation: String, glibDomain: String, code: Int32, remoteName: String?, message: String) {
+        if glibDomain == GErrorCode.ioDomain, code == GErrorCode.ioDBusError, let remoteName {
+            self.init(operation: operation, domain: remoteName, code: 0, message: message)
+        } else {
+            self.init(operation: operation, domain: glibDomain, code: code, message: message)
+        }
+    }
+
     /// No answer within `timeout`.
     static func timedOut(_ operation: String, timeout: Duration) -> SecretServiceFailure {
         SecretServiceFailure(
             operation: operation, domain: GErrorCode.ioDomain, code: GErrorCode.ioTimedOut,
             message: "no answer on the session bus within \(seconds(timeout)) s")
+    }
+
+    /// The Secret Service is not on the bus (any more): no one owns its name.
+    static func providerLeft(_ operation: String) -> SecretServiceFailure {
+        SecretServiceFailure(
+            operation: operation, domain: GErrorCode.dbusDomain, code: GErrorCode.dbusServiceUnknown,
+            message: "the Secret Service is not on the bus")
     }
 
     /// A request that was not sent, because an argument is not a D-Bus value.

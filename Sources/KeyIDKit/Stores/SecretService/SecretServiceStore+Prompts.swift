@@ -46,7 +46,6 @@ extension SecretServiceStore {
     /// `CreateItem`, the new item's path), or `nil` when it gave nothing. libsecret hands on
     /// the result of a dismissed prompt too: callers judge the result, not the word.
     func runPrompt(_ prompt: String) throws(KeyIDError) -> DBusValue? {
-        _ = try connection()
         prompting?(true)
         defer { prompting?(false) }
         let completed: Result<[DBusValue], SecretServiceFailure>

@@ -111,7 +111,7 @@ package final class SecretServiceStore: SecretStore {
             var calls = sets.map {
                 SecretServiceRequest.searchItems(Dictionary($0, uniquingKeysWith: { _, last in last }))
             }
-            let opensSession = details.contains(.secrets) || details.contains(.everyName) ? session == nil : false
+            let opensSession = (details.contains(.secrets) || details.contains(.everyName)) && session == nil
             if opensSession { calls.append(.method(openSessionCall)) }
             let replies = try requests(calls)
             if opensSession { try sessionOpened(replies[sets.count]) }

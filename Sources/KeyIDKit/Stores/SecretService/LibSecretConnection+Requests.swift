@@ -1,0 +1,98 @@
+import Glibc
+
+/// How a ``LibSecretConnection`` runs requests: they complete in a `GMainContext` of its own,
+/// iterated only while one waits, on the calling thread (one at a time); the requests of a
+/// batch go out together, and every wait has a deadline. A request that outlives it is never
+/// cancelled (cancelling a prompt dismisses it, which can hang libsecret and crash
+/// gnome-keyring 42.1): it is abandoned with the `SecretService` it was made on, and a prompt
+/// stays for a person to answer.
+extension LibSecretConnection {
+    /// The name failures to reach the bus give their operation.
+    static let connectOperation = "secret_service_open"
+
+    /// Sends every request at once, then waits for all of them, at most ``timeout`` in all. A
+    /// request that fails is a failure among the results; requests not answered in time are
+    /// abandoned with this connection, and thrown as timed out.
+    func perform(_ requests: [SecretServiceRequest]) throws(SecretServiceFailure) -> [Result<
+        [DBusValue], SecretServiceFailure
+    >] {
+        guard isOpen else {
+            throw SecretServiceFailure(
+                operation: requests.first?.operation ?? Self.connectOperation, domain: GErrorCode.ioDomain,
+                code: GErrorCode.ioClosed, message: "the connection to the session bus is closed")
+        }
+        return try withContext { () throws(SecretServiceFailure) in
+            let deadline = MonotonicInstant.now + timeout
+            // What arrived since the last wait first (a NameOwnerChanged after the provider
+            // restarted points libsecret's proxy at the new owner), a bounded amount of it.
+            Self.drain(context)
+            // GDBus would end each call at 25 s: the batch's own bound instead.
+            let milliseconds = Self.milliseconds(until: deadline)
+            setCallTimeout(milliseconds)
+            if let introduction = introductionToNewOwner() {
+                _ = try complete([introduction], until: deadline)
+            }
+            return try complete(requests, until: deadline)
+        }
+    }
+
+    /// Starts `requests` and waits for them until `deadline`; gives up on the connection when
+    /// they do not all complete in time.
+    private func complete(_ requests: [SecretServiceRequest], until deadline: MonotonicInstant)
+        throws(SecretServiceFailure) -> [Result<[DBusValue], SecretServiceFailure>]
+    {
+        let milliseconds = Self.milliseconds(until: deadline)
+        let started = requests.map { request in
+            let slot = Slot()
+            let problem = start(request, slot, timeout: milliseconds)
+            return (request: request, slot: problem == nil ? slot : nil, failure: problem)
+        }
+        guard Self.wait(for: started.compactMap(\.slot), in: context, until: deadline) else {
+            abandon()
+            throw SecretServiceFailure.timedOut(requests.first?.operation ?? "call", timeout: timeout)
+        }
+        return started.map { request, slot, problem in
+            if let problem { return .failure(problem) }
+            return finish(request, slot!)
+        }
+    }
+
+    /// After the provider restarted, its new instance must know this caller before any call
+    /// that needs one (gnome-keyring 42.1 crashes on an `OpenSession` it handles first, see
+    /// doc/COMPATIBILITY.md): the property read that needs no caller to send first, when the
+    /// provider's owner changed since the last request.
+    private func introductionToNewOwner() -> SecretServiceRequest? {
+        let owner = providerOwner
+        guard owner != introducedOwner else { return nil }
+        defer { introducedOwner = owner }
+        guard introducedOwner != nil, owner != nil else { return nil }
+        return .method(
+            DBusCall(
+                path: SecretServiceStore.servicePath, interface: SecretServiceStore.propertiesInterface, member: "Get",
+                arguments: [.string(SecretServiceStore.serviceInterface), .string("Collections")]))
+    }
+
+    /// Milliseconds from now to `deadline`, at least 1, as a GDBus call's timeout.
+    static func milliseconds(until deadline: MonotonicInstant) -> Int32 {
+        let (seconds, attoseconds) = (deadline - .now).components
+        return Int32(clamping: max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+    }
+
+    /// The process that last opened a connection, once one has: GDBus's thread runs there.
+    private static let gdbusProcess = ThreadLock<pid_t?>(nil)
+
+    /// Marks this process as the one whose GDBus thread connections use; refuses in a child
+    /// made by `fork` after its parent connected, which has no such thread.
+    static func claimGDBusThread() throws(SecretServiceFailure) {
+        try gdbusProcess.withLock { (process: inout pid_t?) throws(SecretServiceFailure) in
+            if let parent = process, parent != getpid() {
+                throw SecretServiceFailure(
+                    operation: "fork", domain: GErrorCode.ioDomain, code: GErrorCode.ioFailed,
+                    message:
+                        "GLib's D-Bus thread runs in process \(parent), which made this one by fork; connect from a process of its own"
+                )
+            }
+            process = getpid()
+        }
+    }
+}
