@@ -62,7 +62,7 @@ public struct ItemKey: Hashable, Sendable, CustomStringConvertible {
     /// The label a person sees in a keyring manager.
     public var label: String { "Device ID for \(service) (\(account))" }
 
-    /// The names as messages show them, unsafe characters escaped (see ``DisplayText``).
+    /// The names as messages show them, each unsafe character written as `\u{...}`.
     public var description: String {
         "service '\(DisplayText.escaped(service))', account '\(DisplayText.escaped(account))'"
     }
