@@ -1,4 +1,5 @@
 # keyid: make run | make test | make check | make lint | make fuzz | make sanitize | make bench | make install | make deb | make dist
+#        make api-docs | make api-check | make apt-repo
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -33,8 +34,8 @@ RELEASE_BIN = .build/release/keyid
 # examples/swift-package, a program that depends on this package by path.
 EXAMPLE_BIN = $(CURDIR)/.build/example/debug/DeviceIDExample
 
-.PHONY: all deps build release run test check stress fuzz sanitize lint format bench order docs install install-files uninstall \
-	deb dist package-check repro-check clean
+.PHONY: all deps build release run test check stress fuzz sanitize lint format bench order docs api-docs api-check \
+	install install-files uninstall deb dist apt-repo package-check repro-check clean
 
 all: release
 
@@ -63,9 +64,10 @@ run:
 	@$(MAKE) --no-print-directory release >&2
 	@scripts/run.sh $(RELEASE_BIN)
 
-## make test: every tier against a real gnome-keyring in a private D-Bus session, then the
-## keyring tiers (the store, end to end, reliability, the library) against each of $(PROVIDERS), then
-## the package check.
+## make test: the API reference rendered, then every tier against a real gnome-keyring in a
+## private D-Bus session (with the API reference's tests), then the keyring tiers (the store,
+## end to end, reliability, the library) against each of $(PROVIDERS), then the API check
+## and the package check.
 PROVIDERS ?= kwallet keepassxc
 PROVIDER_SUITES = SecretServiceStoreTests|EndToEndTests|ReliabilityTests|CollectionTests|LibraryTests
 test:
@@ -76,7 +78,9 @@ test:
 	rm -f .build/example/debug.yaml
 	$(SWIFT) build --package-path examples/swift-package --scratch-path $(CURDIR)/.build/example
 	$(MAKE) --no-print-directory release
+	SWIFT=$(SWIFT) scripts/api-docs.sh $(API_DOCS)
 	KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) KEYID_RELEASE_BIN=$(CURDIR)/$(RELEASE_BIN) KEYID_EXAMPLE_BIN=$(EXAMPLE_BIN) \
+		KEYID_API_DOCS=$(CURDIR)/$(API_DOCS)/site KEYID_SWIFT=$(SWIFT) \
 		Tests/Harness/keyring-session.sh --provider gnome-keyring -- $(SWIFT) test --skip-build
 	@for provider in $(PROVIDERS); do \
 		echo "== the keyring tests against $$provider"; \
@@ -84,6 +88,8 @@ test:
 			Tests/Harness/keyring-session.sh --provider $$provider -- \
 			$(SWIFT) test --skip-build --filter '$(PROVIDER_SUITES)' || exit 1; \
 	done
+	@echo "== KeyIDKit's public API against the previous release"
+	@$(MAKE) --no-print-directory api-check
 	@echo "== the package and the tarball on a fresh Debian 12 root"
 	@$(MAKE) --no-print-directory package-check
 
@@ -157,6 +163,23 @@ format:
 ## make docs: regenerate the manual page and the completions from the command table.
 docs:
 	$(SWIFT) run keyid-docs $(CURDIR)
+
+## make api-docs: KeyIDKit's API reference, a static site in .build/api-docs/site rendered by the
+## toolchain's docc from the module's symbol graph and Sources/KeyIDKit/KeyIDKit.docc, warnings
+## as errors (scripts/api-docs.sh). Serve it to read it: python3 -m http.server -d .build/api-docs/site
+API_DOCS = .build/api-docs
+api-docs:
+	@scripts/install-deps.sh build
+	SWIFT=$(SWIFT) scripts/api-docs.sh $(API_DOCS)
+
+## make api-check: KeyIDKit's public API against the previous release's (packaging/previous-release),
+## with swift package diagnose-api-breaking-changes: a removed or changed public declaration fails
+## unless the major version went up; then the check is shown to fail on such a change
+## (scripts/api-check.py).
+api-check:
+	@scripts/install-deps.sh build
+	SWIFT=$(SWIFT) python3 scripts/api-check.py
+	SWIFT=$(SWIFT) python3 scripts/api-check.py --self-test
 
 install: release install-files
 

@@ -3,13 +3,15 @@
 #   install-deps.sh build|run|test|sanitize|bench|order|package
 set -eu
 
-build="g++ make libsecret-1-dev pkg-config"
+build="g++ make libsecret-1-dev pkg-config python3"
 runtime="gnome-keyring dbus dbus-bin dbus-daemon libsecret-tools"
-test="python3-dbus python3-gi bash-completion zsh fish groff-base strace valgrind"
+# chromium renders the API reference for its test (without its recommendations: it runs headless).
+test="python3-dbus python3-gi bash-completion zsh fish groff-base strace valgrind chromium"
 bench="time python3-dbus python3-venv libsystemd-dev libsecret-1-dev pkg-config"
-# make deb and make dist (dpkg-deb comes with dpkg; strip and readelf with binutils), and the
-# package check: lintian judges the package, mmdebstrap makes the fresh Debian root it runs in.
-packaging="dpkg-dev binutils lintian mmdebstrap"
+# make deb and make dist (dpkg-deb comes with dpkg; strip and readelf with binutils), make apt-repo
+# (apt-ftparchive writes the indexes, gpg signs them), and the package check: lintian judges the
+# package, mmdebstrap makes the fresh Debian root it runs in.
+packaging="dpkg-dev binutils apt-utils gnupg lintian mmdebstrap"
 # The other Secret Service providers the tests run against (Tests/Harness/providers/), installed
 # without their recommendations: they run headless.
 providers="keepassxc libkf5wallet-bin libqca-qt5-2-plugins"
@@ -50,7 +52,7 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 plain= lean=
 for package in $missing; do
-    case " $providers $recipes " in
+    case " $providers $recipes chromium " in
         *" $package "*) lean="$lean $package" ;;
         *) plain="$plain $package" ;;
     esac

@@ -3,7 +3,7 @@ import KeyIDKit
 /// The manual page `keyid.1` (roff, man(7) macros), rendered from ``CommandTable``.
 public enum ManPage {
     /// The date in the page's title line. A constant, so that the page is the same on every run.
-    static let date = "2026-11-29"
+    static let date = "2026-12-01"
 
     /// An ID used in the examples.
     static let sampleID = DeviceID("0f8fad5b-d9cb-469f-a165-70867728950e")!
