@@ -208,10 +208,26 @@ dist: release
 	@scripts/install-deps.sh package
 	@$(PACKAGE) dist
 
+## make apt-repo: a signed apt repository in .build/apt-repo of the previous release's .deb and
+## this one (scripts/apt-repo.sh: apt-ftparchive and gpg), signed with APT_REPO_KEY, a key in
+## gpg's keyring (GNUPGHOME for another).
+APT_REPO_KEY ?=
+apt-repo: dist
+	@DEB_REVISION=$(DEB_REVISION) scripts/previous-deb.sh >/dev/null
+	APT_REPO_KEY="$(APT_REPO_KEY)" scripts/apt-repo.sh .build/apt-repo \
+		"$$(DEB_REVISION=$(DEB_REVISION) scripts/previous-deb.sh)" \
+		.build/dist/keyid_$$(scripts/version.sh)-$(DEB_REVISION)_amd64.deb
+
 ## make package-check: lintian, then the package and the tarball on a fresh Debian 12 root made
-## by mmdebstrap (cached in .build/package-check; scripts/check-package.sh).
+## by mmdebstrap (cached in .build/package-check; scripts/check-package.sh); then the apt
+## repository, and upgrades from the previous release, a purge and a downgrade, on another
+## fresh copy of that root (scripts/check-upgrade.sh). The previous release's .deb is built
+## from its commit (scripts/previous-deb.sh, kept in .build/previous-release).
 package-check: dist
+	@scripts/install-deps.sh package
+	@DEB_REVISION=$(DEB_REVISION) scripts/previous-deb.sh >/dev/null
 	DEB_REVISION=$(DEB_REVISION) scripts/check-package.sh
+	DEB_REVISION=$(DEB_REVISION) scripts/check-upgrade.sh
 
 ## make repro-check: build the package from two clean clones of HEAD and compare them.
 repro-check:

@@ -1,0 +1,183 @@
+#!/bin/bash
+# keyid's apt repository and its upgrades, tried as a user would, in a fresh Debian 12 root (the
+# one check-package.sh uses, unpacked afresh; scripts/debian-root.sh):
+#   - the repository `make apt-repo` makes, with the previous release's .deb and this one,
+#     signed with a key made for this run: apt-get update reads it through a signed-by keyring,
+#     and refuses a tampered Packages index and a Release signed by another key;
+#   - the previous release installed from it stores IDs: in gnome-keyring, and with the file
+#     backend as root and as a user; `apt upgrade` to this version reads the same IDs; so do a
+#     purge and a reinstall, and a downgrade to the previous release (which also reads an ID
+#     this version stored).
+#   check-upgrade.sh        (as root, after make dist; make package-check runs it)
+# Prints one line per check, then "N passed, M failed"; exits 1 if any check failed, 2 if it
+# could not run them.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+
+# shellcheck source=scripts/debian-root.sh
+. scripts/debian-root.sh
+
+previous_deb=$(DEB_REVISION=$revision scripts/previous-deb.sh) || die "cannot build the previous release's .deb"
+previous=$(dpkg-deb -f "$previous_deb" Version)
+dpkg --compare-versions "$previous" lt "$version" || die "the previous release $previous is not older than $version"
+for tool in mmdebstrap gpg gpgv apt-ftparchive unshare chroot setpriv; do
+    command -v "$tool" >/dev/null || die "$tool is missing: scripts/install-deps.sh package"
+done
+
+# --- The repository, on this machine ---------------------------------------------------------
+
+# A signing key for this run only, in a keyring of its own; a second one signs the forgery.
+export GNUPGHOME=$scratch/gnupg
+mkdir -m 0700 "$GNUPGHOME"
+new_key() {
+    gpg --batch --quiet --passphrase '' --quick-gen-key "$1" ed25519 sign 1d 2>/dev/null &&
+        gpg --batch --with-colons --list-secret-keys "$1" 2>/dev/null | awk -F: '$1 == "fpr" { print $10; exit }'
+}
+signing_key=$(new_key "keyid check archive <check@keyid.invalid>") || die "gpg cannot make a key"
+other_key=$(new_key "someone else <other@keyid.invalid>") || die "gpg cannot make a key"
+repo=$scratch/repo
+APT_REPO_KEY=$signing_key scripts/apt-repo.sh "$repo" "$previous_deb" "$deb" 2>"$scratch/apt-repo.log" ||
+    { cat "$scratch/apt-repo.log" >&2; die "apt-repo.sh failed"; }
+
+check_repository() {
+    local index=$repo/dists/stable/main/binary-amd64/Packages
+    expect "the versions in Packages" "$(printf '%s\n' "$previous" "$version" | sort)" \
+        "$(sed -n 's/^Version: //p' "$index" | sort)" || return 1
+    cmp <(zcat "$index.gz") "$index" || return 1
+    # InRelease and Release.gpg verify with the exported public key alone, and name Packages's hash.
+    gpgv --keyring "$repo/keyid-archive-keyring.gpg" "$repo/dists/stable/InRelease" &&
+        gpgv --keyring "$repo/keyid-archive-keyring.gpg" "$repo/dists/stable/Release.gpg" "$repo/dists/stable/Release" ||
+        return 1
+    grep -q " $(sha256sum <"$index" | cut -d' ' -f1) .* main/binary-amd64/Packages$" "$repo/dists/stable/Release" ||
+        { echo "Release does not hold Packages's SHA256"; return 1; }
+    expect "the signing key exported" "$signing_key" \
+        "$(gpg --batch --with-colons --show-keys "$repo/keyid-archive-keyring.gpg" | awk -F: '$1 == "fpr" { print $10; exit }')"
+}
+check "apt-repo.sh: Packages lists $previous and $version; InRelease and Release.gpg verify with the exported key" \
+    check_repository
+
+# A tampered copy (one byte of a Description changed, in Packages and Packages.gz, Release as
+# signed) and a forged one (Release signed by another key).
+cp -a "$repo" "$scratch/tampered"
+sed -i '0,/^Description: /s/^Description: ./Description: X/' "$scratch/tampered/dists/stable/main/binary-amd64/Packages"
+gzip -9 --no-name --force --keep "$scratch/tampered/dists/stable/main/binary-amd64/Packages"
+cp -a "$repo" "$scratch/forged"
+gpg --batch --yes --local-user "$other_key" --clearsign --output "$scratch/forged/dists/stable/InRelease" \
+    "$scratch/forged/dists/stable/Release"
+gpg --batch --yes --local-user "$other_key" --armor --detach-sign --output "$scratch/forged/dists/stable/Release.gpg" \
+    "$scratch/forged/dists/stable/Release"
+
+# --- A fresh Debian 12 root ------------------------------------------------------------------
+
+root_prepare
+root_unpack
+# The repositories at file: addresses, readable by apt's unprivileged _apt user; the keyring
+# where a user puts it.
+for copy in repo tampered forged; do
+    mkdir -p "$root/srv/$copy"
+    cp -a "$scratch/$copy/." "$root/srv/$copy/"
+done
+chmod -R a+rX "$root/srv"
+install -m 0644 "$repo/keyid-archive-keyring.gpg" "$root/usr/share/keyrings/keyid-archive-keyring.gpg"
+for copy in repo tampered forged; do
+    echo "deb [signed-by=/usr/share/keyrings/keyid-archive-keyring.gpg] file:/srv/$copy stable main" \
+        >"$root/etc/apt/sources.list.d/keyid-$copy.list"
+done
+mv "$root/etc/apt/sources.list.d/keyid-tampered.list" "$root/etc/apt/sources.list.d/keyid-forged.list" "$root/srv/"
+
+# update_from LIST: apt-get update with that one sources list (the root has no network for
+# Debian's own, whose indexes it keeps: List-Cleanup off).
+update_from() {
+    in_root "apt-get -o Dpkg::Use-Pty=0 -o Dir::Etc::sourcelist=$1 -o Dir::Etc::sourceparts=- \
+        -o APT::Get::List-Cleanup=false update 2>&1"
+}
+
+check_update() {
+    local out
+    out=$(update_from /etc/apt/sources.list.d/keyid-repo.list) || { echo "$out"; return 1; }
+    ! grep -qE '^(W|E):' <<<"$out" || { echo "$out"; return 1; }
+    out=$(in_root 'apt-cache madison keyid') || return 1
+    expect "the versions apt knows" "$(printf '%s\n' "$version" "$previous")" \
+        "$(awk -F'|' '/file:\/srv\/repo/ { gsub(/ /, "", $2); print $2 }' <<<"$out")"
+}
+check "apt-get update reads the repository through signed-by; apt knows $previous and $version" check_update
+
+check_tampered() {
+    local out status=0
+    out=$(update_from /srv/keyid-tampered.list) || status=$?
+    [ "$status" -ne 0 ] || { echo "apt-get update accepted a tampered Packages:"; echo "$out"; return 1; }
+    grep -qE 'Hash Sum mismatch|File has unexpected size' <<<"$out" || { echo "$out"; return 1; }
+    ! in_root 'apt-cache madison keyid' | grep -q 'srv/tampered' || { echo "apt kept the tampered index"; return 1; }
+    status=0
+    out=$(update_from /srv/keyid-forged.list) || status=$?
+    [ "$status" -ne 0 ] || { echo "apt-get update accepted a Release signed by another key:"; echo "$out"; return 1; }
+    grep -q 'NO_PUBKEY' <<<"$out" || { echo "$out"; return 1; }
+    ! in_root 'apt-cache madison keyid' | grep -q 'srv/forged' || { echo "apt kept the forged index"; return 1; }
+}
+check "apt-get update refuses a tampered Packages (hash mismatch) and a Release signed by another key (NO_PUBKEY)" \
+    check_tampered
+
+# The IDs: in gnome-keyring, and with the file backend as root and as the user idcheck.
+in_root 'useradd --create-home idcheck' || die "useradd failed"
+# read_ids VERB: the three IDs, one a line, read (VERB get) or created when missing (get --create).
+read_ids() {
+    in_root "/root/check/with-keyring keyid $1 --no-prompt --timeout 10 &&
+        keyid --backend file $1 &&
+        setpriv --reuid=idcheck --regid=idcheck --init-groups env -i HOME=/home/idcheck PATH=/usr/bin:/bin \
+            keyid --backend file $1"
+}
+installed_version() {
+    dpkg-query --admindir="$root/var/lib/dpkg" -W -f '${db:Status-Status} ${Version}' keyid 2>/dev/null
+}
+
+check_previous_stores() {
+    apt_quiet "install --yes --no-install-recommends dbus gnome-keyring" || return 1
+    apt_quiet "install --yes keyid=$previous" || return 1
+    expect "keyid" "installed $previous" "$(installed_version)" || return 1
+    read_ids "get --create" >"$scratch/ids" || { cat "$scratch/ids"; return 1; }
+    [ "$(grep -cE "$uuid" "$scratch/ids")" -eq 3 ] || { echo "not three IDs:"; cat "$scratch/ids"; return 1; }
+    [ "$(sort -u "$scratch/ids" | wc -l)" -eq 3 ] || { echo "the IDs are not three different ones:"; cat "$scratch/ids"; return 1; }
+}
+check "apt-get install keyid=$previous from the repository; it stores three IDs (gnome-keyring, the file backend as root and as a user)" \
+    check_previous_stores
+
+# same_ids WHAT: the three IDs read now (never created) are the ones stored first (what the
+# runs wrote to standard error is shown when they are not).
+same_ids() {
+    expect "$1" "$(cat "$scratch/ids")" "$(read_ids get 2>"$scratch/stderr")" || { cat "$scratch/stderr"; return 1; }
+}
+
+check_upgrade() {
+    in_root "apt -o Dpkg::Use-Pty=0 upgrade --yes >/tmp/apt.log 2>&1" || { cat "$root/tmp/apt.log"; return 1; }
+    expect "keyid after apt upgrade" "installed $version" "$(installed_version)" || return 1
+    same_ids "the IDs $version reads" || return 1
+    # An ID this version stores, for the downgrade to read.
+    in_root '/root/check/with-keyring keyid get --create --service upgrade-check --no-prompt --timeout 10' \
+        >"$scratch/new-id" || return 1
+    grep -Eq "$uuid" "$scratch/new-id"
+}
+check "apt upgrade to $version: it reads the three IDs $previous stored" check_upgrade
+
+check_purge_reinstall() {
+    apt_quiet "purge --yes keyid" || return 1
+    expect "keyid after purge" "" "$(installed_version | grep installed)" || return 1
+    apt_quiet "install --yes keyid" || return 1
+    expect "keyid after reinstalling" "installed $version" "$(installed_version)" || return 1
+    same_ids "the IDs after purge and reinstall"
+}
+check "apt-get purge keyid, then apt-get install keyid: the same three IDs" check_purge_reinstall
+
+check_downgrade() {
+    apt_quiet "install --yes --allow-downgrades keyid=$previous" || return 1
+    expect "keyid after the downgrade" "installed $previous" "$(installed_version)" || return 1
+    same_ids "the IDs $previous reads again" || return 1
+    expect "the ID $version stored, read by $previous" "$(cat "$scratch/new-id")" \
+        "$(in_root '/root/check/with-keyring keyid get --service upgrade-check --no-prompt --timeout 10')"
+}
+check "apt-get install --allow-downgrades keyid=$previous: the same three IDs, and the one $version stored" \
+    check_downgrade
+
+unmounted "$root" && rm -rf --one-file-system "$root"
+echo "upgrade check: $((SECONDS - started)) s; $previous -> $version -> purge -> $version -> $previous"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
