@@ -81,6 +81,7 @@ public enum ManPage {
             for option in spec.options {
                 lines += [".TP", label(option), prose(option.summary)]
             }
+            lines += [".PP", "Environment: " + list(spec.environment.map { "\\fB\($0.name)\\fR" }) + "."]
             if !spec.examples.isEmpty {
                 lines += [".PP", spec.examples.count == 1 ? "Example:" : "Examples:"]
                 for example in spec.examples {
@@ -150,7 +151,12 @@ public enum ManPage {
     }
 
     static func environment() -> [String] {
-        var lines = [".SH ENVIRONMENT"]
+        var lines = [
+            ".SH ENVIRONMENT",
+            prose(
+                "Each subcommand reads only the variables its subsection names: a KEYID_ variable for an option that a subcommand does not take is left alone, whatever its value. A bad value in one that it reads is exit status 2, naming the variable."
+            ),
+        ]
         for variable in CommandTable.environment {
             lines += [".TP", ".B \(variable.name)", prose(variable.summary)]
         }

@@ -211,6 +211,26 @@ struct CommandTests {
         #expect(keyid.run("get", "--service", "other").status == 1)
     }
 
+    @Test("a variable for an option the subcommand does not take is left alone; one it takes is checked")
+    func variablesPerSubcommand() throws {
+        var keyid = InProcess()
+        _ = keyid.run("create")
+        keyid.environment = ["KEYID_ON_CLONE": "x"]
+        let delete = keyid.run("delete", "--force")
+        #expect(delete.status == 0, "\(delete.stderr)")
+        #expect(keyid.store.entries.isEmpty)
+        let get = keyid.run("get")
+        #expect(get.status == 2)
+        #expect(get.stderr == "keyid: KEYID_ON_CLONE is 'x': expected warn, fail, rotate; see 'keyid get --help'\n")
+        keyid.environment = ["KEYID_SERVICE": "", "KEYID_TIMEOUT": "never", "SECRET_BACKEND": "kwallet"]
+        let derive = keyid.run("derive", "c273277323db454ea63bb96e79b53e97")
+        #expect(derive.status == 0, "\(derive.stderr)")
+        #expect(derive.stdout.wholeMatch(of: uuidPattern) != nil)
+        let list = keyid.run("list")
+        #expect(list.status == 2)
+        #expect(list.stderr.hasPrefix("keyid: KEYID_SERVICE is empty; see 'keyid list --help'"))
+    }
+
     @Test(
         "usage errors: one line on stderr, exit 2, nothing stored",
         arguments: [

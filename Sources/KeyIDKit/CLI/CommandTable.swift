@@ -121,7 +121,7 @@ package enum CommandTable {
                     "keyid create --derive c273277323db454ea63bb96e79b53e97",
                     "store the ID systemd-id128 derives for that application"
                 ),
-            ]),
+            ], readsMachineID: true),
         SubcommandSpec(
             subcommand: .get,
             abstract: "print the stored ID",
@@ -136,7 +136,7 @@ package enum CommandTable {
             examples: [
                 ("keyid get --create", "print this machine's ID, creating it on first use"),
                 ("id=$(keyid get --no-prompt --timeout 5) || exit", "read it in a script that must not hang"),
-            ]),
+            ], readsMachineID: true),
         SubcommandSpec(
             subcommand: .delete,
             abstract: "remove the stored ID",
@@ -163,7 +163,7 @@ package enum CommandTable {
             examples: [
                 ("keyid rotate", "give this machine a new ID"),
                 ("printf %s \"$id\" | keyid rotate --value -", "restore a known ID"),
-            ]),
+            ], readsMachineID: true),
         SubcommandSpec(
             subcommand: .list,
             abstract: "list the IDs keyid stored",
@@ -187,14 +187,14 @@ package enum CommandTable {
                 "Prints the ID that systemd-id128 machine-id prints for the same application ID in its app-specific mode: HMAC-SHA-256 keyed by the machine ID (/etc/machine-id) over the application ID APP, as a version-4 UUID. APP is a 128-bit ID written as a UUID, 32 hex digits or a urn:uuid: URN, in any letter case, and not all zeros. Nothing is stored, and the machine ID itself is never printed.",
             options: [format, help],
             examples: [("keyid derive c273277323db454ea63bb96e79b53e97", "this machine's ID for one application")],
-            argument: "APP"),
+            argument: "APP", readsMachineID: true),
         SubcommandSpec(
             subcommand: .doctor,
             abstract: "check everything keyid depends on",
             discussion:
                 "Checks, without changing anything, the session bus, the Secret Service provider, the default keyring and whether it is locked, the lock directory, the machine ID, and the stored ID for the service and account (duplicates, clone binding). Prints one line per check: ok, warning or FAIL, and what to do. The exit status is 0 only when keyid would work; otherwise it is the status of the first failed check.",
             options: [service, account, backend, collection, user, timeout, help],
-            examples: [("keyid doctor", "see why keyid does not work here")]),
+            examples: [("keyid doctor", "see why keyid does not work here")], readsMachineID: true),
     ]
 
     /// Options accepted before any subcommand.
@@ -226,8 +226,12 @@ package enum CommandTable {
 
     /// Every environment variable keyid reads that a user sets, with what it does.
     package static var environment: [(name: String, summary: String)] {
-        EnvironmentVariable.allCases.map { ($0.rawValue, $0.summary) }
-            + SystemVariable.allCases.compactMap { variable in summary(of: variable).map { (variable.rawValue, $0) } }
+        EnvironmentVariable.allCases.map { ($0.rawValue, $0.summary) } + sessionEnvironment
+    }
+
+    /// The session's variables a user sets that keyid reads, with what each does for keyid.
+    package static var sessionEnvironment: [(name: String, summary: String)] {
+        SystemVariable.allCases.compactMap { variable in summary(of: variable).map { (variable.rawValue, $0) } }
     }
 
     /// What a variable of the session does for keyid; `nil` for one that only stands in for

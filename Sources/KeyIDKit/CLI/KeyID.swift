@@ -36,7 +36,7 @@ package enum KeyID {
         let settings: Settings
         let value: DeviceID?
         do {
-            settings = try Settings(options: options, environment: context.environment)
+            settings = try Settings(subcommand, options: options, environment: context.environment)
             value = settings.valueFromInput ? try NewIDInput.read(context) : nil
         } catch .usage(let message) {
             return report(.usage("\(message); see 'keyid \(subcommand.rawValue) --help'"), context)

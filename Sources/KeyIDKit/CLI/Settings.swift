@@ -20,8 +20,13 @@ package struct Settings: Equatable, Sendable {
     /// `--user` or `KEYID_USER`: the user root acts for.
     package var user: String?
 
-    /// Flags win over `KEYID_*` variables, which win over the built-in defaults.
-    package init(options: ParsedOptions, environment: ProcessEnvironment) throws(KeyIDError) {
+    /// Flags win over `KEYID_*` variables, which win over the built-in defaults. Only the
+    /// variables `subcommand` reads are read and checked.
+    package init(_ subcommand: Subcommand, options: ParsedOptions, environment processEnvironment: ProcessEnvironment)
+        throws(KeyIDError)
+    {
+        let spec = CommandTable.spec(for: subcommand)
+        let environment = SubcommandEnvironment(spec: spec, environment: processEnvironment)
         let service = try Self.pick(options.values[.service], .service, ItemKey.defaultService, environment)
         let serviceGiven = options.values[.service] != nil || service.source != nil
         let account = try Self.pick(options.values[.account], .account, ItemKey.defaultAccount, environment)
@@ -55,7 +60,7 @@ package struct Settings: Equatable, Sendable {
         backend = try Self.choice(options.values[.backend], .backend, environment) ?? .secretService
         collection = try Self.name(options.values[.collection], .collection, environment, what: "--collection")
         user = try Self.name(options.values[.user], .user, environment, what: "--user")
-        try Self.checkSecretBackend(environment)
+        if spec.takes(.backend) { try Self.checkSecretBackend(processEnvironment) }
     }
 
     /// An application ID: 128 bits in any ID form, not all zeros.
@@ -70,7 +75,7 @@ package struct Settings: Equatable, Sendable {
 
     /// A flag's value, else an environment variable's, as one of a fixed set of choices.
     private static func choice<T: RawRepresentable & CaseIterable>(
-        _ flag: String?, _ variable: EnvironmentVariable, _ environment: ProcessEnvironment
+        _ flag: String?, _ variable: EnvironmentVariable, _ environment: SubcommandEnvironment
     ) throws(KeyIDError) -> T? where T.RawValue == String {
         if let flag { return T(rawValue: flag) }
         guard let text = try environment.value(variable), !text.isEmpty else { return nil }
@@ -85,7 +90,7 @@ package struct Settings: Equatable, Sendable {
     /// A flag's value, else a non-empty environment variable's, as a name: not empty, no
     /// control characters.
     private static func name(
-        _ flag: String?, _ variable: EnvironmentVariable, _ environment: ProcessEnvironment, what: String
+        _ flag: String?, _ variable: EnvironmentVariable, _ environment: SubcommandEnvironment, what: String
     ) throws(KeyIDError) -> String? {
         let value: String?
         let source: String
@@ -103,7 +108,7 @@ package struct Settings: Equatable, Sendable {
     }
 
     private static func pick(
-        _ flag: String?, _ variable: EnvironmentVariable, _ fallback: String, _ environment: ProcessEnvironment
+        _ flag: String?, _ variable: EnvironmentVariable, _ fallback: String, _ environment: SubcommandEnvironment
     ) throws(KeyIDError) -> (value: String, source: String?) {
         if let flag { return (flag, nil) }
         if let value = try environment.value(variable) { return (value, variable.rawValue) }
