@@ -193,7 +193,7 @@ public enum ManPage {
             ".TP",
             ".I $XDG_STATE_HOME/keyid/",
             prose(
-                "With --backend file, one file per service and account, mode 0600 in a 0700 directory, replaced atomically. The directory is $XDG_STATE_HOME/keyid, else /var/lib/keyid for root, else ~/.local/state/keyid. keyid never falls back to it on its own."
+                "With --backend file, one file per service and account, mode 0600 in a 0700 directory, replaced atomically. The directory is $XDG_STATE_HOME/keyid, else \(FileStore.rootDirectory) for root, else ~/.local/state/keyid. keyid never falls back to it on its own."
             ),
         ]
     }
@@ -245,7 +245,7 @@ public enum ManPage {
             "$ keyid get --format urn",
             id.formatted(.urn),
             "$ keyid get --service com.example.agent",
-            "keyid: " + KeyIDError.notFound(other).message,
+            "keyid: " + CommandLineText.line(KeyIDError.notFound(other)),
             "$ echo $?",
             "1",
         ]

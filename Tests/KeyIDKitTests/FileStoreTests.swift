@@ -212,18 +212,18 @@ struct FileStoreTests {
 
     @Test("the directory is XDG_STATE_HOME/keyid, else /var/lib/keyid for root, else HOME/.local/state/keyid")
     func directoryRule() throws {
-        #expect(try Locations.fileDirectory(ProcessEnvironment(["XDG_STATE_HOME": "/s", "HOME": "/h"])) == "/s/keyid")
+        #expect(try FileStore.directory(ProcessEnvironment(["XDG_STATE_HOME": "/s", "HOME": "/h"])) == "/s/keyid")
         let fallback = geteuid() == 0 ? "/var/lib/keyid" : "/h/.local/state/keyid"
-        #expect(try Locations.fileDirectory(ProcessEnvironment(["XDG_STATE_HOME": "s", "HOME": "/h"])) == fallback)
-        #expect(try Locations.fileDirectory(ProcessEnvironment(["HOME": "/h"])) == fallback)
+        #expect(try FileStore.directory(ProcessEnvironment(["XDG_STATE_HOME": "s", "HOME": "/h"])) == fallback)
+        #expect(try FileStore.directory(ProcessEnvironment(["HOME": "/h"])) == fallback)
         if geteuid() == 0 {
-            #expect(try Locations.fileDirectory(ProcessEnvironment([:])) == "/var/lib/keyid")
+            #expect(try FileStore.directory(ProcessEnvironment([:])) == "/var/lib/keyid")
         } else {
             let home = try #require(try UserAccount.withUID(geteuid())).home
-            #expect(try Locations.fileDirectory(ProcessEnvironment(["HOME": "h"])) == home + "/.local/state/keyid")
+            #expect(try FileStore.directory(ProcessEnvironment(["HOME": "h"])) == home + "/.local/state/keyid")
         }
         #expect(throws: KeyIDError.usage("XDG_STATE_HOME is not valid UTF-8")) {
-            try Locations.fileDirectory(ProcessEnvironment([:], malformed: ["XDG_STATE_HOME"]))
+            try FileStore.directory(ProcessEnvironment([:], malformed: ["XDG_STATE_HOME"]))
         }
     }
 

@@ -79,6 +79,45 @@ struct RepositoryLayoutTests {
         #expect(header.contains("#include <libsecret/secret.h>") && !header.contains("dlopen"))
     }
 
+    /// The lines of code (not comments) of the Swift files under `folder`, by file.
+    static func codeLines(under folder: String) throws -> [(path: String, line: String)] {
+        try paths().filter { $0.hasPrefix(folder) && $0.hasSuffix(".swift") }.sorted().flatMap { path in
+            try String(contentsOfFile: TestEnvironment.root + "/" + path, encoding: .utf8).split(separator: "\n")
+                .map { (path, $0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.1.hasPrefix("//") }
+        }
+    }
+
+    @Test("Core and the library speak the library's terms: no keyid subcommand, option or variable in their code")
+    func noCommandLineWordingInCoreOrLibrary() throws {
+        let words =
+            Subcommand.allCases.map { "keyid \($0.rawValue)" } + ["'keyid "] + Option.allCases.map(\.flag)
+            + EnvironmentVariable.allCases.map(\.rawValue)
+        for folder in ["Sources/KeyIDKit/Core/", "Sources/KeyIDKit/Library/"] {
+            let lines = try Self.codeLines(under: folder)
+            #expect(lines.count > 200)
+            for (path, line) in lines {
+                for word in words where line.contains(word) {
+                    Issue.record("\(path) says '\(word)': \(line)")
+                }
+            }
+        }
+    }
+
+    @Test("System asks no store anything: its code names no store type")
+    func systemNamesNoStore() throws {
+        let stores = try Self.paths().filter { $0.hasPrefix("Sources/KeyIDKit/Stores/") && $0.hasSuffix(".swift") }
+        let types = Set(stores.map { $0.split(separator: "/").last!.split(separator: ".")[0].split(separator: "+")[0] })
+        #expect(types.contains("FileStore") && types.contains("SecretServiceStore"))
+        let lines = try Self.codeLines(under: "Sources/KeyIDKit/System/")
+        #expect(lines.count > 200)
+        for (path, line) in lines {
+            let words = line.split { !$0.isLetter && !$0.isNumber && $0 != "_" }
+            for word in words where types.contains(word) {
+                Issue.record("\(path) names the store type \(word): \(line)")
+            }
+        }
+    }
+
     @Test("every public declaration of KeyIDKit (the library's API) has a doc comment; the rest is `package`")
     func publicSymbolsDocumented() throws {
         let sources = Self.paths().filter { $0.hasPrefix("Sources/KeyIDKit/") && $0.hasSuffix(".swift") }

@@ -240,7 +240,7 @@ package enum CommandTable {
         switch variable {
         case .stateHome:
             return
-                "where --backend file keeps IDs (keyid/; unset: /var/lib/keyid for root, else ~/.local/state/keyid)"
+                "where --backend file keeps IDs (keyid/; unset: \(FileStore.rootDirectory) for root, else ~/.local/state/keyid)"
         case .sessionBus:
             return
                 "the session bus where the Secret Service is found; unset: $XDG_RUNTIME_DIR/bus, else /run/user/UID/bus, each only when it is your socket (keyid never starts a bus)"

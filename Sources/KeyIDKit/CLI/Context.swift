@@ -69,7 +69,7 @@ package struct Context {
                     let store = DeviceIDs.secretServiceStore(options, environment, handover: .export)
                     keptUntilExit.withLock { $0.append(store) }
                     return store
-                case .file: return FileStore(directory: try Locations.fileDirectory(environment))
+                case .file: return FileStore(directory: try FileStore.directory(environment))
                 }
             },
             serializer: LockFileSerializer { () throws(KeyIDError) in try Locations.lockDirectory(environment) },

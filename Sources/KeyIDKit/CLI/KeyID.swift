@@ -47,7 +47,7 @@ package enum KeyID {
             Watchdog.start(
                 seconds: settings.timeout,
                 message:
-                    "keyid: \(KeyIDError.timedOut(timeoutMessage(settings.timeout, settings.backend)).message)\n",
+                    "keyid: \(timeoutMessage(settings.timeout, settings.backend))\n",
                 status: ExitStatus.timedOut.rawValue)
         }
         let outcome: Result<CommandResult, KeyIDError>
@@ -147,7 +147,7 @@ package enum KeyID {
     /// (newlines, escape sequences, bidi controls) is escaped here, in the one place
     /// failures are written.
     private static func report(_ error: KeyIDError, _ context: Context) -> Int32 {
-        context.stderr.write("keyid: \(DisplayText.escaped(error.message))\n")
+        context.stderr.write("keyid: \(DisplayText.escaped(CommandLineText.line(error)))\n")
         return error.exitCode
     }
 }

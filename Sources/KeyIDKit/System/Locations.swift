@@ -26,8 +26,8 @@ extension ProcessEnvironment {
     }
 }
 
-/// Where keyid finds the session bus and keeps its lock and files, from the environment a run
-/// sees: the rules for a desktop session, ssh, cron and `env -i` alike.
+/// Where keyid finds the session bus, its lock and the user's home, from the environment a
+/// run sees: the rules for a desktop session, ssh, cron and `env -i` alike.
 enum Locations {
     /// The session bus: `DBUS_SESSION_BUS_ADDRESS` when set, else `$XDG_RUNTIME_DIR/bus`, else
     /// `/run/user/UID/bus`, each only when it is a socket of the user's. Never a bus that
@@ -86,11 +86,4 @@ enum Locations {
         return try UserAccount.withUID(UserAccount.effectiveUID)?.home
     }
 
-    /// The file backend's directory the environment points to.
-    static func fileDirectory(_ environment: ProcessEnvironment) throws(KeyIDError) -> String {
-        if let state = try environment.absolutePath(.stateHome) {
-            return try FileStore.directory(stateHome: state, home: nil)
-        }
-        return try FileStore.directory(stateHome: nil, home: UserAccount.effectiveUID == 0 ? nil : home(environment))
-    }
 }

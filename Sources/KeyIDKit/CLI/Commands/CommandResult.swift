@@ -26,9 +26,7 @@ struct CommandResult {
         } else {
             output = record.id.formatted(settings.format) + "\n"
         }
-        notices = reading.warnings.map { warning in
-            (warning == .replacedClone ? "" : "warning: ") + warning.message(for: record.key)
-        }
+        notices = reading.warnings.map { CommandLineText.line($0, for: record.key) }
     }
 
     init(output: String?, notices: [String] = [], status: Int32 = 0) {

@@ -34,12 +34,16 @@ package final class FileStore: SecretStore {
         if let opened { close(opened.descriptor) }
     }
 
-    /// Where the files live: `<state home>/keyid`, else `/var/lib/keyid` for root, else
-    /// `<home>/.local/state/keyid` (each given only when it is an absolute path).
-    package static func directory(stateHome: String?, home: String?) throws(KeyIDError) -> String {
-        if let stateHome { return stateHome + "/keyid" }
-        if geteuid() == 0 { return "/var/lib/keyid" }
-        if let home { return home + "/.local/state/keyid" }
+    /// Root's directory when `XDG_STATE_HOME` does not name one.
+    package static let rootDirectory = "/var/lib/keyid"
+
+    /// Where the files live, from the environment: `$XDG_STATE_HOME/keyid`, else
+    /// ``rootDirectory`` for root, else `<home>/.local/state/keyid` (see
+    /// ``Locations/home(_:)``); a variable counts only when it is an absolute path.
+    package static func directory(_ environment: ProcessEnvironment) throws(KeyIDError) -> String {
+        if let state = try environment.absolutePath(.stateHome) { return state + "/keyid" }
+        if UserAccount.effectiveUID == 0 { return rootDirectory }
+        if let home = try Locations.home(environment) { return home + "/.local/state/keyid" }
         throw .fileBackend("cannot place the ID files: set XDG_STATE_HOME or HOME to an absolute path")
     }
 
