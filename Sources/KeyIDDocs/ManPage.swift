@@ -200,26 +200,18 @@ public enum ManPage {
 
     static func jsonOutput() -> [String] {
         let key = try! ItemKey(service: ItemKey.defaultService, account: ItemKey.defaultAccount)
-        let example = JSONText.object([
-            ("id", sampleID.uuidString), ("service", key.service), ("account", key.account), ("label", key.label),
-            ("created", Timestamp.iso8601(1_795_962_502)), ("modified", Timestamp.iso8601(1_795_962_502)),
+        let example = JSONKey.object([
+            .id: sampleID.uuidString, .service: key.service, .account: key.account, .label: key.label,
+            .created: Timestamp.iso8601(1_795_962_502), .modified: Timestamp.iso8601(1_795_962_502),
         ])
-        let keys: [(String, String)] = [
-            ("id", "the ID, in the form chosen by --format (env counts as uuid)"),
-            ("service", "the service attribute of the item"),
-            ("account", "the account attribute of the item"),
-            ("label", "the label a keyring manager shows for the item, or null"),
-            ("created", "when the item was created, or null when the Secret Service does not say"),
-            ("modified", "when the item was last changed, or null when the Secret Service does not say"),
-        ]
         var lines = [
             ".SH JSON OUTPUT",
             prose(
                 "With --json, keyid prints one line holding one JSON object, with these keys in this order:"
             ),
         ]
-        for (name, meaning) in keys {
-            lines += [".TP", ".B \(name)", prose(meaning)]
+        for key in JSONKey.allCases {
+            lines += [".TP", ".B \(key.rawValue)", prose(key.meaning)]
         }
         lines += [
             ".PP",
@@ -289,7 +281,8 @@ public enum ManPage {
 
     /// A label for an option list: the flag in bold and its value name in italics.
     static func label(_ spec: OptionSpec) -> String {
-        let flag = spec.option == .help ? "\\fB\\-h\\fR, \\fB\\-\\-help\\fR" : "\\fB\(code(spec.flag))\\fR"
+        let flag = ([spec.option.shortFlag].compactMap { $0 } + [spec.flag]).map { "\\fB\(code($0))\\fR" }
+            .joined(separator: ", ")
         return flag + (spec.valueName.map { " \\fI\(code($0))\\fR" } ?? "")
     }
 

@@ -36,10 +36,7 @@ final class FileStoreSandbox {
         let lockDirectory = root + "/lock"
         return DeviceIDUseCases(
             store: store, serializer: LockFileSerializer { lockDirectory },
-            generate: {
-                var generator = SystemRandomNumberGenerator()
-                return DeviceID.random(using: &generator)
-            })
+            generate: DeviceID.random)
     }
 
     func names() throws -> [String] {

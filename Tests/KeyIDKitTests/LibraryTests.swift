@@ -23,10 +23,7 @@ struct LibraryUnitTests {
         DeviceIDs(
             options: options, store: { store },
             serializer: LockFileSerializer(waitingAtMost: .seconds(5)) { lockDirectory },
-            generate: {
-                var generator = SystemRandomNumberGenerator()
-                return DeviceID.random(using: &generator)
-            }, machineID: { machine })
+            generate: DeviceID.random, machineID: { machine })
     }
 
     @Test("get, getOrCreate, create, rotate and delete, with their errors")

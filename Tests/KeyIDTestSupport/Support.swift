@@ -88,10 +88,7 @@ struct InProcess {
             environment: ProcessEnvironment(environment, malformed: malformed),
             readInput: { limit in Array(input.prefix(limit + 1)) }, inputIsTerminal: inputIsTerminal,
             makeStore: { _ in store }, serializer: Unserialized(),
-            generateID: {
-                var generator = SystemRandomNumberGenerator()
-                return DeviceID.random(using: &generator)
-            },
+            generateID: DeviceID.random,
             machineID: { () throws(KeyIDError) in
                 guard let machine else { throw .machineID("no machine ID here") }
                 return machine

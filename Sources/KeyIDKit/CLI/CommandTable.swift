@@ -4,6 +4,9 @@ package enum Option: String, CaseIterable, Sendable {
     case noPrompt, timeout
     case help, version
 
+    /// The one-letter spelling the option also has (`-h`), if any.
+    package var shortFlag: String? { self == .help ? "-h" : nil }
+
     /// How the option is spelled on the command line: `--` and the name in kebab case.
     package var flag: String {
         var spelled = "--"
@@ -49,8 +52,8 @@ package enum EnvironmentVariable: String, CaseIterable, Sendable {
 /// The single table of subcommands and options. Help, usage errors, the manual page and
 /// the shell completions are all rendered from it.
 package enum CommandTable {
-    /// The default of `--timeout`, in seconds.
-    package static let defaultTimeout = 30.0
+    /// The default of `--timeout`, in seconds: the library's.
+    package static let defaultTimeout = Double(DeviceIDs.defaultTimeout.components.seconds)
     /// The largest `--timeout` accepted, in seconds.
     package static let maximumTimeout = 3600.0
     /// What keyid does, in one line: the help's first line and the manual page's NAME.
@@ -80,7 +83,7 @@ package enum CommandTable {
         environment: nil)
     static let timeout = OptionSpec(
         option: .timeout, valueName: "SECONDS", choices: [],
-        summary: "give up after this many seconds with exit status 6 (default: 30)",
+        summary: "give up after this many seconds with exit status 6 (default: \(Int(defaultTimeout)))",
         environment: .timeout)
     static let help = OptionSpec(
         option: .help, valueName: nil, choices: [], summary: "show this help", environment: nil)

@@ -73,10 +73,7 @@ package struct Context {
                 }
             },
             serializer: LockFileSerializer { () throws(KeyIDError) in try Locations.lockDirectory(environment) },
-            generateID: {
-                var generator = SystemRandomNumberGenerator()
-                return DeviceID.random(using: &generator)
-            },
+            generateID: DeviceID.random,
             machineID: { () throws(KeyIDError) in
                 let path = try environment.value(.machineIDFile).flatMap { $0.isEmpty ? nil : $0 }
                 return try MachineID.read(from: path ?? MachineID.defaultPath)

@@ -59,7 +59,7 @@ package enum HelpText {
     }
 
     static func label(_ spec: OptionSpec) -> String {
-        let name = spec.option == .help ? "-h, --help" : spec.flag
+        let name = spec.option.shortFlag.map { "\($0), \(spec.flag)" } ?? spec.flag
         return spec.valueName.map { "\(name) \($0)" } ?? name
     }
 

@@ -25,7 +25,7 @@ package enum KeyID {
         var arguments: [String] = []
         for index in 1..<Int(CommandLine.argc) {
             guard let pointer = CommandLine.unsafeArgv[index], let argument = String(validatingCString: pointer) else {
-                return report(.usage("argument \(index) is not valid UTF-8; see 'keyid --help'"), context)
+                return report(Parser.usageError("argument \(index) is not valid UTF-8", nil), context)
             }
             arguments.append(argument)
         }
@@ -39,7 +39,7 @@ package enum KeyID {
             settings = try Settings(subcommand, options: options, environment: context.environment)
             value = settings.valueFromInput ? try NewIDInput.read(context) : nil
         } catch .usage(let message) {
-            return report(.usage("\(message); see 'keyid \(subcommand.rawValue) --help'"), context)
+            return report(Parser.usageError(message, subcommand), context)
         } catch {
             return report(error, context)
         }

@@ -16,7 +16,7 @@ package enum Parser {
             subcommand.map { CommandTable.spec(for: $0).argument != nil } == true && options.argument == nil
         }
         func fail(_ message: String) -> KeyIDError {
-            .usage("\(message); see '\(helpCommandLine(subcommand))'")
+            usageError(message, subcommand)
         }
 
         while index < arguments.count {
@@ -31,7 +31,7 @@ package enum Parser {
                 }
                 break
             }
-            if argument == "-h" {
+            if argument == Option.help.shortFlag {
                 helpRequested = true
                 continue
             }
@@ -50,8 +50,7 @@ package enum Parser {
                     let suggestion =
                         closest(to: name, among: CommandTable.allOptions.map(\.flag)).map { "; did you mean '\($0)'?" }
                         ?? ""
-                    throw .usage(
-                        "unknown option '\(printable(name))'\(suggestion); see '\(helpCommandLine(subcommand))'")
+                    throw fail("unknown option '\(printable(name))'\(suggestion)")
                 }
                 switch spec.option {
                 case .help: helpRequested = true
@@ -87,11 +86,11 @@ package enum Parser {
                 } else {
                     let names = Subcommand.allCases.map(\.rawValue) + ["help"]
                     let suggestion = closest(to: argument, among: names).map { "; did you mean '\($0)'?" } ?? ""
-                    throw .usage("unknown subcommand '\(printable(argument))'\(suggestion); see 'keyid --help'")
+                    throw usageError("unknown subcommand '\(printable(argument))'\(suggestion)", nil)
                 }
             } else if helpCommand, subcommand == nil {
                 guard let known = Subcommand(rawValue: argument) else {
-                    throw .usage("no help for '\(printable(argument))': it is not a subcommand; see 'keyid --help'")
+                    throw usageError("no help for '\(printable(argument))': it is not a subcommand", nil)
                 }
                 subcommand = known
             } else if takesArgument() {
@@ -105,39 +104,34 @@ package enum Parser {
         if helpRequested || helpCommand { return .help(subcommand) }
         guard let subcommand else {
             if !given.isEmpty {
-                throw .usage("'\(given[0].spelling)' needs a subcommand before it; see 'keyid --help'")
+                throw usageError("'\(given[0].spelling)' needs a subcommand before it", nil)
             }
             let names = Subcommand.allCases.map(\.rawValue)
-            throw .usage(
-                "missing subcommand (\(names.dropLast().joined(separator: ", ")) or \(names.last!)); see 'keyid --help'"
-            )
+            throw usageError("missing subcommand (\(names.dropLast().joined(separator: ", ")) or \(names.last!))", nil)
         }
         let spec = CommandTable.spec(for: subcommand)
         if let placeholder = spec.argument, options.argument == nil {
-            throw .usage("'\(subcommand.rawValue)' needs \(placeholder); see 'keyid \(subcommand.rawValue) --help'")
+            throw usageError("'\(subcommand.rawValue)' needs \(placeholder)", subcommand)
         }
         for (option, spelling) in given where !spec.options.contains(where: { $0.option == option.option }) {
-            throw .usage(
-                "option '\(spelling)' does not apply to '\(subcommand.rawValue)'; see 'keyid \(subcommand.rawValue) --help'"
-            )
+            throw usageError("option '\(spelling)' does not apply to '\(subcommand.rawValue)'", subcommand)
         }
         for (option, value) in options.values {
             guard let optionSpec = spec.options.first(where: { $0.option == option }),
                 !optionSpec.choices.isEmpty, !optionSpec.choices.contains(value)
             else { continue }
             if option == .value {
-                throw .usage(
-                    "--value only reads the new ID from standard input: use '--value -'; see 'keyid rotate --help'")
+                throw usageError("--value only reads the new ID from standard input: use '--value -'", subcommand)
             }
-            throw .usage(
-                "invalid \(optionSpec.flag) '\(printable(value))': expected \(optionSpec.choices.joined(separator: ", ")); see 'keyid \(subcommand.rawValue) --help'"
-            )
+            throw usageError(
+                "invalid \(optionSpec.flag) '\(printable(value))': expected \(optionSpec.choices.joined(separator: ", "))",
+                subcommand)
         }
         if let text = options.values[.timeout] {
             do {
                 options.timeout = try parseTimeout(text, source: "--timeout")
             } catch {
-                throw .usage("\(error.message); see 'keyid \(subcommand.rawValue) --help'")
+                throw usageError(error.message, subcommand)
             }
         }
         return .run(subcommand, options)
@@ -158,7 +152,13 @@ package enum Parser {
     }
 
     static func helpCommandLine(_ subcommand: Subcommand?) -> String {
-        subcommand.map { "keyid \($0.rawValue) --help" } ?? "keyid --help"
+        subcommand.map { "keyid \($0.rawValue) \(Option.help.flag)" } ?? "keyid \(Option.help.flag)"
+    }
+
+    /// A usage error: `message`, then the hint to the help that applies, the one way every
+    /// usage error ends.
+    static func usageError(_ message: String, _ subcommand: Subcommand?) -> KeyIDError {
+        .usage("\(message); see '\(helpCommandLine(subcommand))'")
     }
 
     /// A user's text made safe to echo on one line: unsafe characters escaped (see

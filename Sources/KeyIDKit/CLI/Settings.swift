@@ -101,7 +101,7 @@ package struct Settings: Equatable, Sendable {
         }
         guard let value, flag != nil || !value.isEmpty else { return nil }
         if value.isEmpty { throw .usage("\(source) is empty") }
-        if value.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+        if value.unicodeScalars.contains(where: DisplayText.isControl) {
             throw .usage("\(source) '\(Parser.printable(value))' contains a control character")
         }
         return value

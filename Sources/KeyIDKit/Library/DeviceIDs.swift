@@ -96,10 +96,7 @@ public final class DeviceIDs: Sendable {
             serializer: LockFileSerializer(waitingAtMost: options.timeout) { () throws(KeyIDError) in
                 try Locations.lockDirectory(environment)
             },
-            generate: {
-                var generator = SystemRandomNumberGenerator()
-                return DeviceID.random(using: &generator)
-            },
+            generate: DeviceID.random,
             machineID: { () throws(KeyIDError) in try MachineID.read(from: MachineID.defaultPath) })
     }
 
@@ -149,6 +146,10 @@ public final class DeviceIDs: Sendable {
         state = ThreadLock(
             Parts(makeStore: store, serializer: serializer, generate: generate, machineID: Self.once(machineID)))
     }
+
+    /// The timeout of ``Options`` unless one is given (the one place it is written: the
+    /// initialiser's default), and of the `keyid` command.
+    package static let defaultTimeout = Options().timeout
 
     /// The longest timeout: what `poll` can wait in one call (about 24 days).
     static let longestTimeout = Duration.milliseconds(Int32.max)

@@ -18,10 +18,10 @@ struct CommandResult {
         if settings.json {
             let text = record.id.formatted(settings.format == .env ? .uuid : settings.format)
             output =
-                JSONText.object([
-                    ("id", text), ("service", record.key.service), ("account", record.key.account),
-                    ("label", record.item.label), ("created", record.item.created.map(Timestamp.iso8601)),
-                    ("modified", record.item.modified.map(Timestamp.iso8601)),
+                JSONKey.object([
+                    .id: text, .service: record.key.service, .account: record.key.account, .label: record.item.label,
+                    .created: record.item.created.map(Timestamp.iso8601),
+                    .modified: record.item.modified.map(Timestamp.iso8601),
                 ]) + "\n"
         } else {
             output = record.id.formatted(settings.format) + "\n"
