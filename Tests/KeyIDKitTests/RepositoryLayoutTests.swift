@@ -118,6 +118,24 @@ struct RepositoryLayoutTests {
         }
     }
 
+    @Test("every path of the repository that the README and the code map name exists")
+    func namedPathsExist() throws {
+        var checked = 0
+        for document in ["README.md", "doc/ARCHITECTURE.md"] {
+            let text = try String(contentsOfFile: TestEnvironment.root + "/" + document, encoding: .utf8)
+            for match in text.matches(of: /`((?:Sources|Tests|scripts|doc|examples|bench|completions)\/[^`\s]*)`/) {
+                let path = String(match.output.1)
+                // A pattern or a placeholder (`completions/*`, `Corpus/NAME`) names no one path.
+                if path.contains("*") || path.split(separator: "/").last?.allSatisfy(\.isUppercase) == true { continue }
+                checked += 1
+                #expect(
+                    FileManager.default.fileExists(atPath: TestEnvironment.root + "/" + path),
+                    "\(document) names \(path)")
+            }
+        }
+        #expect(checked > 20)
+    }
+
     @Test("every public declaration of KeyIDKit (the library's API) has a doc comment; the rest is `package`")
     func publicSymbolsDocumented() throws {
         let sources = Self.paths().filter { $0.hasPrefix("Sources/KeyIDKit/") && $0.hasSuffix(".swift") }
