@@ -7,7 +7,7 @@ import Testing
 
 /// The checked-in manual page and completion scripts are what the renderers produce, name
 /// everything in the command table, and mention no option the parser rejects.
-@Suite("Docs consistency")
+@Suite("Docs consistency", .tags(.files))
 struct DocsConsistencyTests {
     @Test("checked-in files equal the renderers' output", arguments: DocsFiles.all)
     func checkedInFileIsCurrent(file: DocsFiles.File) throws {

@@ -4,7 +4,7 @@ import Testing
 @testable import KeyIDKit
 @testable import KeyIDTestSupport
 
-@Suite("Lock file", .tags(.unit))
+@Suite("Lock file", .tags(.files))
 struct LockFileTests {
     func temporaryDirectory() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("keyid-lock-\(UUID().uuidString)").path
@@ -69,7 +69,12 @@ struct LockFileTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createDirectory(atPath: root + "/elsewhere", withIntermediateDirectories: false)
         try FileManager.default.createSymbolicLink(atPath: root + "/keyid", withDestinationPath: root + "/elsewhere")
-        #expect(throws: KeyIDError.self) { try LockFile.acquire(in: root + "/keyid") }
+        #expect(
+            throws: KeyIDError.lockFile(
+                "the lock directory \(root)/keyid is not a directory (or is a symbolic link); remove it")
+        ) {
+            try LockFile.acquire(in: root + "/keyid")
+        }
         #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/elsewhere").isEmpty)
     }
 
@@ -117,6 +122,11 @@ struct LockFileTests {
         let root = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         _ = FileManager.default.createFile(atPath: root + "/file", contents: Data())
-        #expect(throws: KeyIDError.self) { try LockFile.acquire(in: root + "/file/keyid") }
+        #expect {
+            try LockFile.acquire(in: root + "/file/keyid")
+        } throws: { error in
+            guard case .failed(.lockFile(let message)) = error as? KeyIDError else { return false }
+            return message.hasPrefix("cannot open \(root)/file for the lock directory: ")
+        }
     }
 }

@@ -5,7 +5,7 @@ import Testing
 @testable import KeyIDTestSupport
 
 /// The README's tables of options and of variables say what the command table says.
-@Suite("README tables", .tags(.unit))
+@Suite("README tables", .tags(.files))
 struct ReadmeTableTests {
     /// The rows of the README table whose header row is `header`, as cells.
     static func rows(under header: String) throws -> [[String]] {

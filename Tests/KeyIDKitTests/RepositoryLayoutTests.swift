@@ -5,7 +5,7 @@ import Testing
 @testable import KeyIDTestSupport
 
 /// The repository can be cloned onto any file system, and keeps its layers apart.
-@Suite("Repository layout", .tags(.unit))
+@Suite("Repository layout", .tags(.files))
 struct RepositoryLayoutTests {
     /// Every path under the repository's root, relative to it, but for build output and Git's own.
     static func paths() -> [String] {
@@ -115,6 +115,23 @@ struct RepositoryLayoutTests {
             for word in words where types.contains(word) {
                 Issue.record("\(path) names the store type \(word): \(line)")
             }
+        }
+    }
+
+    @Test("each type of KeyIDKit is declared at the top of a file named after it, one to a file")
+    func oneTypePerFile() throws {
+        let declaration =
+            /^(?:(?:public|package|private|fileprivate|internal) )?(?:final )?(?:enum|struct|class|protocol|actor) ([A-Za-z0-9]+)/
+        let sources = Self.paths().filter { $0.hasPrefix("Sources/KeyIDKit/") && $0.hasSuffix(".swift") }
+        // The release scripts' file, which keeps its name: it holds KeyIDVersion.
+        for path in sources where path != "Sources/KeyIDKit/CLI/Version.swift" {
+            let text = try String(contentsOfFile: TestEnvironment.root + "/" + path, encoding: .utf8)
+            let types = text.split(separator: "\n").compactMap {
+                try? declaration.prefixMatch(in: String($0))?.output.1
+            }
+            let name = path.split(separator: "/").last!.dropLast(".swift".count)
+            #expect(types.count <= 1, "\(path) declares \(types)")
+            if let type = types.first { #expect(type == name, "\(path) declares \(type)") }
         }
     }
 

@@ -6,7 +6,7 @@ import Testing
 @testable import KeyIDTestSupport
 
 /// Facts written once: each place that shows one shows the one value.
-@Suite("One source for each fact", .tags(.unit))
+@Suite("One source for each fact", .tags(.files))
 struct SingleSourceTests {
     @Test("the default timeout is the library's, in the command, its help and the manual page")
     func defaultTimeout() throws {

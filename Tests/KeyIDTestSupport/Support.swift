@@ -5,6 +5,9 @@ import Testing
 extension Tag {
     /// Pure functions: no I/O.
     @Tag static var unit: Self
+    /// Reads or writes files, the repository's or a temporary directory's, but needs no
+    /// keyring and no built binary.
+    @Tag static var files: Self
     /// Commands run in process against the in-memory store.
     @Tag static var command: Self
     /// The Secret Service store against a real provider.

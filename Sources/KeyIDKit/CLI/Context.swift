@@ -4,7 +4,8 @@ package struct Context {
     package var stdout: any TextSink
     package var stderr: any TextSink
     package var environment: ProcessEnvironment
-    /// Reads standard input to its end, or up to `limit` + 1 bytes, whichever comes first.
+    /// Reads standard input to its end, or until more than `limit` bytes are read (see
+    /// ``POSIX/readAll(_:limit:)``), whichever comes first.
     package var readInput: (_ limit: Int) -> [UInt8]?
     /// Whether standard input is a terminal (then `rotate --value -` prompts).
     package var inputIsTerminal: Bool

@@ -27,8 +27,9 @@ enum POSIX {
         while nanosleep(&left, &remaining) != 0, errno == EINTR { left = remaining }
     }
 
-    /// Reads a descriptor to its end or to `limit` + 1 bytes, whichever comes first;
-    /// `nil` on a read error (with `errno` set).
+    /// Reads a descriptor to its end, or until more than `limit` bytes are read (then up to
+    /// `limit` + 4096 bytes, the last chunk whole), whichever comes first; `nil` on a read
+    /// error (with `errno` set). More than `limit` bytes means the input was too long.
     static func readAll(_ descriptor: Int32, limit: Int) -> [UInt8]? {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
@@ -56,8 +57,8 @@ enum POSIX {
         return 0
     }
 
-    /// The whole of a small file (at most `limit` + 1 bytes are read), or the `errno` of
-    /// the call that failed.
+    /// The whole of a small file (more than `limit` bytes, up to `limit` + 4096, when it is
+    /// longer; see ``readAll(_:limit:)``), or the `errno` of the call that failed.
     static func readFile(_ path: String, limit: Int) -> Swift.Result<[UInt8], CodeError> {
         let descriptor = retrying { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) }
         guard descriptor >= 0 else { return .failure(CodeError(code: errno)) }

@@ -1,18 +1,3 @@
-/// One option as the help, the manual page and the completions describe it.
-package struct OptionSpec: Sendable {
-    package let option: Option
-    /// The placeholder for the option's value, or `nil` for a flag.
-    package let valueName: String?
-    /// The only values the option accepts, when they are a fixed set.
-    package let choices: [String]
-    /// One line for help texts and completions.
-    package let summary: String
-    /// The environment variable that supplies a default, if any.
-    package let environment: EnvironmentVariable?
-
-    package var flag: String { option.flag }
-}
-
 /// A subcommand as the help, the manual page and the completions describe it.
 package struct SubcommandSpec: Sendable {
     package let subcommand: Subcommand
@@ -68,9 +53,4 @@ package struct SubcommandSpec: Sendable {
         }
         return (["keyid", name] + parts + (argument.map { [$0] } ?? [])).joined(separator: " ")
     }
-}
-
-/// The subcommands keyid runs.
-package enum Subcommand: String, CaseIterable, Sendable {
-    case create, get, delete, rotate, list, derive, doctor
 }
