@@ -144,7 +144,7 @@ public final class DeviceIDs: Sendable {
     ) {
         self.options = options
         state = ThreadLock(
-            Parts(makeStore: store, serializer: serializer, generate: generate, machineID: Self.once(machineID)))
+            Parts(makeStore: store, serializer: serializer, generate: generate, machineID: machineID))
     }
 
     /// The timeout of ``Options`` unless one is given (the one place it is written: the
@@ -171,7 +171,7 @@ public final class DeviceIDs: Sendable {
         let makeStore: () throws(KeyIDError) -> any SecretStore
         let serializer: any WriteSerializer
         let generate: () -> DeviceID
-        /// This machine's ID (read at most once: see ``once(_:)``).
+        /// Reads this machine's ID; called at most once, for the ``binding`` it is kept as.
         let machineID: () throws(KeyIDError) -> MachineID
         var store: (any SecretStore)?
         /// The machine binding (an HMAC of the machine ID), once worked out; `.some(nil)` when
