@@ -71,6 +71,18 @@ func fileStoreError(_ error: any Error, _ fragment: String) -> Bool {
     return message.contains(fragment)
 }
 
+/// Whether an error is a file-store error.
+func isFileStoreError(_ error: any Error) -> Bool {
+    guard case .failed(.fileBackend) = error as? KeyIDError else { return false }
+    return true
+}
+
+/// Whether an error is the file store's failure of the C call `systemCall`.
+func isFileStoreFailure(_ error: any Error, _ systemCall: SystemCallError) -> Bool {
+    guard let failure = error as? SystemFailure, case .failed(.fileBackend) = failure.outcome else { return false }
+    return failure.systemCall == systemCall
+}
+
 @Suite("File store", .tags(.integration))
 struct FileStoreTests {
     /// How many times larger than in CI the counts are (`make stress` sets it).
@@ -233,11 +245,27 @@ struct FileStoreTests {
         try FileManager.default.createSymbolicLink(
             atPath: sandbox.directory, withDestinationPath: sandbox.root + "/elsewhere")
         let store = sandbox.store()
-        #expect {
-            try store.add(first, for: key, binding: nil)
-        } throws: { fileStoreError($0, "is a symbolic link") }
-        #expect { try store.items(matching: key, details: []) } throws: { fileStoreError($0, "symbolic link") }
+        #expect { try store.add(first, for: key, binding: nil) } throws: { isFileStoreError($0) }
+        #expect { try store.items(matching: key, details: []) } throws: { isFileStoreError($0) }
+        // O_DIRECTORY with O_NOFOLLOW: Linux says ENOTDIR of a link, where a file gets ELOOP.
+        #expect { try store.existingDirectory() } throws: {
+            isFileStoreFailure($0, SystemCallError("openat", errno: ENOTDIR))
+        }
+        #expect { try store.directoryCreatingIfNeeded() } throws: {
+            isFileStoreFailure($0, SystemCallError("openat", errno: ENOTDIR))
+        }
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.root + "/elsewhere").isEmpty)
+    }
+
+    @Test("a directory under a plain file is refused with the errno of the call")
+    func underAPlainFile() throws {
+        let sandbox = try FileStoreSandbox()
+        #expect(FileManager.default.createFile(atPath: sandbox.root + "/file", contents: Data()))
+        let store = FileStore(directory: sandbox.root + "/file/keyid")
+        #expect { try store.add(first, for: key, binding: nil) } throws: { isFileStoreError($0) }
+        #expect { try store.directoryCreatingIfNeeded() } throws: {
+            isFileStoreFailure($0, SystemCallError("open", errno: ENOTDIR))
+        }
     }
 
     @Test("a symbolic link planted as an item file is refused and not followed")
@@ -251,14 +279,11 @@ struct FileStoreTests {
         try FileManager.default.removeItem(atPath: sandbox.directory + "/keyid@device-id.id")
         try FileManager.default.createSymbolicLink(
             atPath: sandbox.directory + "/keyid@device-id.id", withDestinationPath: target)
-        #expect { try store.items(matching: key, details: [.secrets]) } throws: {
-            fileStoreError($0, "is a symbolic link; remove it")
-        }
-        #expect { try store.managedItems(service: nil, details: []) } throws: {
-            fileStoreError($0, "is a symbolic link")
-        }
-        #expect { try store.replace(item, with: second, for: key, binding: nil) } throws: {
-            fileStoreError($0, "is a symbolic link")
+        #expect { try store.items(matching: key, details: [.secrets]) } throws: { isFileStoreError($0) }
+        #expect { try store.managedItems(service: nil, details: []) } throws: { isFileStoreError($0) }
+        #expect { try store.replace(item, with: second, for: key, binding: nil) } throws: { isFileStoreError($0) }
+        #expect { try store.existingDirectory()?.read("keyid@device-id.id") } throws: {
+            isFileStoreFailure($0, SystemCallError("openat", errno: ELOOP))
         }
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "secret\n")
     }

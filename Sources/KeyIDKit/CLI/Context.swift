@@ -6,7 +6,7 @@ package struct Context {
     package var environment: ProcessEnvironment
     /// Reads standard input to its end, or until more than `limit` bytes are read (see
     /// ``POSIX/readAll(_:limit:)``), whichever comes first.
-    package var readInput: (_ limit: Int) -> [UInt8]?
+    package var readInput: (_ limit: Int) throws(SystemCallError) -> [UInt8]
     /// Whether standard input is a terminal (then `rotate --value -` prompts).
     package var inputIsTerminal: Bool
     /// Opens the store a run uses; called only once the command line has been accepted.
@@ -23,7 +23,7 @@ package struct Context {
 
     package init(
         stdout: any TextSink, stderr: any TextSink, environment: ProcessEnvironment,
-        readInput: @escaping (Int) -> [UInt8]?, inputIsTerminal: Bool,
+        readInput: @escaping (Int) throws(SystemCallError) -> [UInt8], inputIsTerminal: Bool,
         makeStore: @escaping (Settings) throws(KeyIDError) -> any SecretStore,
         serializer: any WriteSerializer, generateID: @escaping () -> DeviceID,
         machineID: @escaping () throws(KeyIDError) -> MachineID, usesWatchdog: Bool,
@@ -54,7 +54,8 @@ package struct Context {
             stdout: FileDescriptorSink(descriptor: 1, wasClosed: closedOutput),
             stderr: FileDescriptorSink(descriptor: 2),
             environment: environment,
-            readInput: { limit in POSIX.readAll(0, limit: limit) }, inputIsTerminal: POSIX.isTerminal(0),
+            readInput: { limit throws(SystemCallError) in try POSIX.readAll(0, limit: limit) },
+            inputIsTerminal: POSIX.isTerminal(0),
             makeStore: { settings throws(KeyIDError) in
                 switch settings.backend {
                 case .secretService:
@@ -77,7 +78,9 @@ package struct Context {
             generateID: DeviceID.random,
             machineID: { () throws(KeyIDError) in
                 let path = try environment.value(.machineIDFile).flatMap { $0.isEmpty ? nil : $0 }
-                return try MachineID.read(from: path ?? MachineID.defaultPath)
+                return try SystemFailure.reported { () throws(SystemFailure) in
+                    try MachineID.read(from: path ?? MachineID.defaultPath)
+                }
             },
             usesWatchdog: true, actAs: { name throws(KeyIDError) in try actAs(name) })
     }
@@ -96,7 +99,8 @@ package struct Context {
     /// `--user NAME`: root becomes that user for good, and takes their environment (home,
     /// runtime directory, no inherited bus or XDG directories); anyone may name themselves.
     static func actAs(_ name: String) throws(KeyIDError) {
-        guard let account = try UserAccount.named(name) else {
+        guard let account = try SystemFailure.reported({ () throws(SystemFailure) in try UserAccount.named(name) })
+        else {
             throw .usage("--user: there is no user named '\(Parser.printable(name))'")
         }
         let me = UserAccount.effectiveUID
@@ -104,7 +108,7 @@ package struct Context {
         guard me == 0 else {
             throw .usage("--user \(Parser.printable(name)): only root can act for another user")
         }
-        try account.become()
+        try SystemFailure.reported { () throws(SystemFailure) in try account.become() }
         POSIX.setEnvironment(SystemVariable.home.rawValue, account.home)
         for variable in [SystemVariable.user, .logName] { POSIX.setEnvironment(variable.rawValue, account.name) }
         let inherited: [SystemVariable] = [

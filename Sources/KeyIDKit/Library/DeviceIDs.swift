@@ -97,7 +97,10 @@ public final class DeviceIDs: Sendable {
                 try Locations.lockDirectory(environment)
             },
             generate: DeviceID.random,
-            machineID: { () throws(KeyIDError) in try MachineID.read(from: MachineID.defaultPath) })
+            machineID: { () throws(KeyIDError) in
+                try SystemFailure.reported { () throws(SystemFailure) in try MachineID.read(from: MachineID.defaultPath)
+                }
+            })
     }
 
     /// The Secret Service store `options` describe, on the bus `environment` leads to: the

@@ -13,8 +13,8 @@ package final class FileDescriptorSink: TextSink {
         self.wasClosed = wasClosed
     }
 
-    @discardableResult
-    package func write(_ text: String) -> Int32 {
-        wasClosed ? EBADF : POSIX.writeAll(descriptor, Array(text.utf8))
+    package func write(_ text: String) throws(SystemCallError) {
+        if wasClosed { throw SystemCallError("write", errno: EBADF) }
+        try POSIX.writeAll(descriptor, Array(text.utf8))
     }
 }

@@ -55,7 +55,9 @@ enum Locations {
     /// (cron and `env -i` may leave `HOME` unset).
     static func home(_ environment: ProcessEnvironment) throws(KeyIDError) -> String? {
         if let home = try environment.absolutePath(.home) { return home }
-        return try UserAccount.withUID(UserAccount.effectiveUID)?.home
+        return try SystemFailure.reported { () throws(SystemFailure) in
+            try UserAccount.withUID(UserAccount.effectiveUID)?.home
+        }
     }
 
 }

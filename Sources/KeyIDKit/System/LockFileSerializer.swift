@@ -15,7 +15,10 @@ package struct LockFileSerializer: WriteSerializer {
     }
 
     package func exclusively<T>(_ body: () throws(KeyIDError) -> T) throws(KeyIDError) -> T {
-        let held = try LockFile.acquire(in: directory(), waitingAtMost: limit)
+        let directory = try directory()
+        let held = try SystemFailure.reported { () throws(SystemFailure) in
+            try LockFile.acquire(in: directory, waitingAtMost: limit)
+        }
         defer { withExtendedLifetime(held) {} }
         return try body()
     }

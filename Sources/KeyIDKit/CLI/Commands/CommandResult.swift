@@ -6,8 +6,8 @@ struct CommandResult {
     var notices: [String] = []
     /// The exit status; only `doctor` reports a failure this way, with its output.
     var status: Int32 = 0
-    /// The `errno` of a failed write of output the command wrote as it went (`doctor`).
-    var streamFailure: Int32 = 0
+    /// The failed write of output the command wrote as it went (`doctor`).
+    var streamFailure: SystemCallError?
     /// What the run changed in the keyring before printing, for a message when the output
     /// cannot be written, e.g. "a new ID was stored".
     var change: String?

@@ -58,7 +58,9 @@ enum DoctorCommand {
     static func lockDirectory(_ environment: ProcessEnvironment) -> Check {
         do throws(KeyIDError) {
             let directory = try Locations.lockDirectory(environment)
-            return .ok("lock directory", try LockFile.inspect(directory))
+            return .ok(
+                "lock directory",
+                try SystemFailure.reported { () throws(SystemFailure) in try LockFile.inspect(directory) })
         } catch {
             return .fail("lock directory", error)
         }
