@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import KeyIDKit
@@ -22,6 +23,22 @@ struct CommandTests {
         #expect(second.stderr.hasPrefix("keyid: an ID is already stored"))
         #expect(keyid.store.entries == before)
         #expect(keyid.run("get").stdout == first.stdout)
+    }
+
+    @Test("one get opens one store, with the backend and the options the library holds")
+    func straightGet() throws {
+        let opened = Mutex<[(DeviceIDs.Backend, DeviceIDs.Options)]>([])
+        var keyid = InProcess()
+        keyid.opened = { backend, options in opened.withLock { $0.append((backend, options)) } }
+        let got = keyid.run("get", "--create", "--timeout", "7", "--collection", "login", "--no-prompt")
+        #expect(got.status == 0, "\(got.stderr)")
+        let (backend, options) = try #require(opened.withLock { $0.count == 1 ? $0[0] : nil })
+        #expect(backend == .secretService)
+        #expect(options.timeout == .seconds(7) && options.collection == "login" && !options.allowsPrompt)
+        #expect(options.promptObserver == nil, "in process there is no deadline to tell of a prompt")
+        keyid.environment = ["XDG_STATE_HOME": "/state"]
+        #expect(keyid.run("get", "--backend", "file").status == 0)
+        #expect(opened.withLock { $0.map(\.0) } == [.secretService, .file(directory: "/state/keyid")])
     }
 
     @Test("get exits 1 when nothing is stored; get --create creates once")

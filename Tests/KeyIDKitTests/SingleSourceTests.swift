@@ -17,6 +17,33 @@ struct SingleSourceTests {
         #expect(summary.hasSuffix("(default: \(Int(CommandTable.defaultTimeout)))"))
     }
 
+    @Test("one get goes straight: the command builds the library's options once, in one place")
+    func straightGet() throws {
+        let cli = try Self.sources(under: "Sources/KeyIDKit/CLI")
+        func count(_ text: String) -> Int { cli.values.map { $0.components(separatedBy: text).count - 1 }.reduce(0, +) }
+        #expect(count("DeviceIDs.Options(") == 1, "the options are made by Settings.libraryOptions alone")
+        #expect(count("libraryOptions") == 2, "defined once, read once (Context.deviceIDs)")
+        #expect(count("deviceIDs(") == 2, "defined once, called once (KeyID.perform)")
+        #expect(count("promptObserver") == 1, "the one hook is handed over in Context.deviceIDs")
+        let context = try #require(cli["Context.swift"])
+        for name in ["Watchdog.", "KeyID.", "secretServiceStore", "FileStore("] {
+            #expect(!context.contains(name), "the store is opened by the library, with no message of the command's")
+        }
+    }
+
+    /// The code (comment lines left out) of every Swift file under `folder`, by file name.
+    static func sources(under folder: String) throws -> [String: String] {
+        let root = TestEnvironment.root + "/" + folder
+        var texts: [String: String] = [:]
+        for path in FileManager.default.enumerator(atPath: root)?.compactMap({ $0 as? String }) ?? []
+        where path.hasSuffix(".swift") {
+            let lines = try String(contentsOfFile: root + "/" + path, encoding: .utf8).split(separator: "\n")
+            texts[(path as NSString).lastPathComponent] =
+                lines.filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
+        }
+        return texts
+    }
+
     @Test("names refuse exactly the control characters the display rule escapes as such")
     func controlCharacters() {
         for value in UInt32(0)...0xFF {

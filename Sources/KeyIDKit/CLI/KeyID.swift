@@ -85,7 +85,7 @@ package enum KeyID {
         // The machine ID is read at most once a run, and only when something needs it.
         var context = context
         context.machineID = DeviceIDs.once(context.machineID)
-        let ids = context.deviceIDs(settings)
+        let ids = context.deviceIDs(settings, onPrompt: context.usesWatchdog ? deadlineMessages(settings) : nil)
         let derived = try settings.application.map { application throws(KeyIDError) in
             try context.machineID().appSpecific(application)
         }
@@ -104,6 +104,16 @@ package enum KeyID {
             }
             result.streamFailure = failure
             return result
+        }
+    }
+
+    /// What a prompt starting and ending does to the run's deadline message, which says what
+    /// the run was waiting for.
+    private static func deadlineMessages(_ settings: Settings) -> @Sendable (Bool) -> Void {
+        let (timeout, backend) = (settings.timeout, settings.backend)
+        return { waiting in
+            let message = waiting ? promptTimeoutMessage(timeout) : timeoutMessage(timeout, backend)
+            Watchdog.update(message: "keyid: \(message)\n")
         }
     }
 

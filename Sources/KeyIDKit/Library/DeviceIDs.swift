@@ -86,13 +86,8 @@ public final class DeviceIDs: Sendable {
         // The session's variables as they are now: later changes to the process environment
         // (or another thread's setenv) do not reach the instance.
         let environment = ProcessEnvironment.snapshot(of: SystemVariable.allCases.map(\.rawValue))
-        let makeStore: () throws(KeyIDError) -> any SecretStore
-        switch backend {
-        case .secretService: makeStore = { Self.secretServiceStore(options, environment) }
-        case .file(let directory): makeStore = { FileStore(directory: directory) }
-        }
         self.init(
-            options: options, store: makeStore,
+            options: options, store: { Self.store(for: backend, options, environment) },
             serializer: LockFileSerializer(waitingAtMost: options.timeout) { () throws(KeyIDError) in
                 try Locations.lockDirectory(environment)
             },
@@ -103,8 +98,19 @@ public final class DeviceIDs: Sendable {
             })
     }
 
-    /// The Secret Service store `options` describe, on the bus `environment` leads to: the
-    /// one both the library and the `keyid` command use. The command hands GLib the address
+    /// The store `backend` and `options` describe: the one both the library and the `keyid`
+    /// command use (see ``secretServiceStore(_:_:handover:)``).
+    package static func store(
+        for backend: Backend, _ options: Options, _ environment: ProcessEnvironment,
+        handover: SessionBus.Handover = .asGLibFindsIt
+    ) -> any SecretStore {
+        switch backend {
+        case .secretService: return secretServiceStore(options, environment, handover: handover)
+        case .file(let directory): return FileStore(directory: directory)
+        }
+    }
+
+    /// The Secret Service store `options` describe, on the bus `environment` leads to. The command hands GLib the address
     /// it found (`handover` `.export`); a library uses the session bus as GLib finds it.
     package static func secretServiceStore(
         _ options: Options, _ environment: ProcessEnvironment, handover: SessionBus.Handover = .asGLibFindsIt
