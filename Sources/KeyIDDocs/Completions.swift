@@ -173,7 +173,7 @@ public enum Completions {
 
     /// The spellings of the options, `-h` included.
     static func flags(_ options: [OptionSpec]) -> String {
-        options.flatMap { $0.option == .help ? ["-h", $0.flag] : [$0.flag] }.joined(separator: " ")
+        options.flatMap { [$0.option.shortFlag].compactMap { $0 } + [$0.flag] }.joined(separator: " ")
     }
 
     // MARK: - zsh
@@ -188,8 +188,8 @@ public enum Completions {
             value = ":" + spec.option.rawValue + ":" + action
         }
         let exclusion = exclusive ? "(- : *)" : ""
-        if spec.option == .help {
-            return singleQuoted(exclusion) + "{-h,--help}" + singleQuoted(description)
+        if let short = spec.option.shortFlag {
+            return singleQuoted(exclusion) + "{\(short),\(spec.flag)}" + singleQuoted(description)
         }
         return singleQuoted(exclusion + spec.flag + (spec.valueName == nil ? "" : "=") + description + value)
     }
@@ -221,7 +221,7 @@ public enum Completions {
 
     static func fishLine(_ spec: OptionSpec, condition: String) -> String {
         var line = "complete -c keyid -n \(condition)"
-        if spec.option == .help { line += " -s h" }
+        if let short = spec.option.shortFlag { line += " -s " + short.dropFirst() }
         line += " -l " + String(spec.flag.dropFirst(2))
         if spec.valueName != nil {
             line += " -x"

@@ -81,6 +81,7 @@ public enum ManPage {
             for option in spec.options {
                 lines += [".TP", label(option), prose(option.summary)]
             }
+            lines += [".PP", "Environment: " + list(spec.environment.map { "\\fB\($0.name)\\fR" }) + "."]
             if !spec.examples.isEmpty {
                 lines += [".PP", spec.examples.count == 1 ? "Example:" : "Examples:"]
                 for example in spec.examples {
@@ -150,7 +151,12 @@ public enum ManPage {
     }
 
     static func environment() -> [String] {
-        var lines = [".SH ENVIRONMENT"]
+        var lines = [
+            ".SH ENVIRONMENT",
+            prose(
+                "Each subcommand reads only the variables its subsection names: a KEYID_ variable for an option that a subcommand does not take is left alone, whatever its value. A bad value in one that it reads is exit status 2, naming the variable."
+            ),
+        ]
         for variable in CommandTable.environment {
             lines += [".TP", ".B \(variable.name)", prose(variable.summary)]
         }
@@ -187,33 +193,25 @@ public enum ManPage {
             ".TP",
             ".I $XDG_STATE_HOME/keyid/",
             prose(
-                "With --backend file, one file per service and account, mode 0600 in a 0700 directory, replaced atomically. The directory is $XDG_STATE_HOME/keyid, else /var/lib/keyid for root, else ~/.local/state/keyid. keyid never falls back to it on its own."
+                "With --backend file, one file per service and account, mode 0600 in a 0700 directory, replaced atomically. The directory is $XDG_STATE_HOME/keyid, else \(FileStore.rootDirectory) for root, else ~/.local/state/keyid. keyid never falls back to it on its own."
             ),
         ]
     }
 
     static func jsonOutput() -> [String] {
         let key = try! ItemKey(service: ItemKey.defaultService, account: ItemKey.defaultAccount)
-        let example = JSONText.object([
-            ("id", sampleID.uuidString), ("service", key.service), ("account", key.account), ("label", key.label),
-            ("created", Timestamp.iso8601(1_795_962_502)), ("modified", Timestamp.iso8601(1_795_962_502)),
+        let example = JSONKey.object([
+            .id: sampleID.uuidString, .service: key.service, .account: key.account, .label: key.label,
+            .created: Timestamp.iso8601(1_795_962_502), .modified: Timestamp.iso8601(1_795_962_502),
         ])
-        let keys: [(String, String)] = [
-            ("id", "the ID, in the form chosen by --format (env counts as uuid)"),
-            ("service", "the service attribute of the item"),
-            ("account", "the account attribute of the item"),
-            ("label", "the label a keyring manager shows for the item, or null"),
-            ("created", "when the item was created, or null when the Secret Service does not say"),
-            ("modified", "when the item was last changed, or null when the Secret Service does not say"),
-        ]
         var lines = [
             ".SH JSON OUTPUT",
             prose(
                 "With --json, keyid prints one line holding one JSON object, with these keys in this order:"
             ),
         ]
-        for (name, meaning) in keys {
-            lines += [".TP", ".B \(name)", prose(meaning)]
+        for key in JSONKey.allCases {
+            lines += [".TP", ".B \(key.rawValue)", prose(key.meaning)]
         }
         lines += [
             ".PP",
@@ -239,7 +237,7 @@ public enum ManPage {
             "$ keyid get --format urn",
             id.formatted(.urn),
             "$ keyid get --service com.example.agent",
-            "keyid: " + KeyIDError.notFound(other).message,
+            "keyid: " + CommandLineText.line(KeyIDError.notFound(other)),
             "$ echo $?",
             "1",
         ]
@@ -283,7 +281,8 @@ public enum ManPage {
 
     /// A label for an option list: the flag in bold and its value name in italics.
     static func label(_ spec: OptionSpec) -> String {
-        let flag = spec.option == .help ? "\\fB\\-h\\fR, \\fB\\-\\-help\\fR" : "\\fB\(code(spec.flag))\\fR"
+        let flag = ([spec.option.shortFlag].compactMap { $0 } + [spec.flag]).map { "\\fB\(code($0))\\fR" }
+            .joined(separator: ", ")
         return flag + (spec.valueName.map { " \\fI\(code($0))\\fR" } ?? "")
     }
 

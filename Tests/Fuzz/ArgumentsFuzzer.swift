@@ -54,7 +54,7 @@ enum ArgumentsFuzzer {
             guard again == invocation else {
                 violated("the canonical form of \(invocation) parses to \(String(describing: again))", input.bytes)
             }
-            checkSettings(options, environment, input.bytes)
+            checkSettings(subcommand, options, environment, input.bytes)
         }
     }
 
@@ -71,10 +71,12 @@ enum ArgumentsFuzzer {
         return words
     }
 
-    static func checkSettings(_ options: ParsedOptions, _ environment: ProcessEnvironment, _ input: [UInt8]) {
+    static func checkSettings(
+        _ subcommand: Subcommand, _ options: ParsedOptions, _ environment: ProcessEnvironment, _ input: [UInt8]
+    ) {
         let settings: Settings
         do {
-            settings = try Settings(options: options, environment: environment)
+            settings = try Settings(subcommand, options: options, environment: environment)
         } catch {
             checkRefusal(error, from: "Settings", input)
             return

@@ -22,10 +22,7 @@ struct SecretServiceStoreTests {
     var ids: DeviceIDUseCases {
         DeviceIDUseCases(
             store: store, serializer: Unserialized(),
-            generate: {
-                var generator = SystemRandomNumberGenerator()
-                return DeviceID.random(using: &generator)
-            })
+            generate: DeviceID.random)
     }
 
     @Test("add, then look up with value and metadata")

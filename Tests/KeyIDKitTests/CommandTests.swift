@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import KeyIDKit
@@ -22,6 +23,22 @@ struct CommandTests {
         #expect(second.stderr.hasPrefix("keyid: an ID is already stored"))
         #expect(keyid.store.entries == before)
         #expect(keyid.run("get").stdout == first.stdout)
+    }
+
+    @Test("one get opens one store, with the backend and the options the library holds")
+    func straightGet() throws {
+        let opened = Mutex<[(DeviceIDs.Backend, DeviceIDs.Options)]>([])
+        var keyid = InProcess()
+        keyid.opened = { backend, options in opened.withLock { $0.append((backend, options)) } }
+        let got = keyid.run("get", "--create", "--timeout", "7", "--collection", "login", "--no-prompt")
+        #expect(got.status == 0, "\(got.stderr)")
+        let (backend, options) = try #require(opened.withLock { $0.count == 1 ? $0[0] : nil })
+        #expect(backend == .secretService)
+        #expect(options.timeout == .seconds(7) && options.collection == "login" && !options.allowsPrompt)
+        #expect(options.promptObserver == nil, "in process there is no deadline to tell of a prompt")
+        keyid.environment = ["XDG_STATE_HOME": "/state"]
+        #expect(keyid.run("get", "--backend", "file").status == 0)
+        #expect(opened.withLock { $0.map(\.0) } == [.secretService, .file(directory: "/state/keyid")])
     }
 
     @Test("get exits 1 when nothing is stored; get --create creates once")
@@ -209,6 +226,26 @@ struct CommandTests {
                 "keyid-machine": MachineID(text: Array(keyid.machine.utf8))!.binding,
             ])
         #expect(keyid.run("get", "--service", "other").status == 1)
+    }
+
+    @Test("a variable for an option the subcommand does not take is left alone; one it takes is checked")
+    func variablesPerSubcommand() throws {
+        var keyid = InProcess()
+        _ = keyid.run("create")
+        keyid.environment = ["KEYID_ON_CLONE": "x"]
+        let delete = keyid.run("delete", "--force")
+        #expect(delete.status == 0, "\(delete.stderr)")
+        #expect(keyid.store.entries.isEmpty)
+        let get = keyid.run("get")
+        #expect(get.status == 2)
+        #expect(get.stderr == "keyid: KEYID_ON_CLONE is 'x': expected warn, fail, rotate; see 'keyid get --help'\n")
+        keyid.environment = ["KEYID_SERVICE": "", "KEYID_TIMEOUT": "never", "SECRET_BACKEND": "kwallet"]
+        let derive = keyid.run("derive", "c273277323db454ea63bb96e79b53e97")
+        #expect(derive.status == 0, "\(derive.stderr)")
+        #expect(derive.stdout.wholeMatch(of: uuidPattern) != nil)
+        let list = keyid.run("list")
+        #expect(list.status == 2)
+        #expect(list.stderr.hasPrefix("keyid: KEYID_SERVICE is empty; see 'keyid list --help'"))
     }
 
     @Test(

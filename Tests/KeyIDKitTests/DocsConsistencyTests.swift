@@ -7,7 +7,7 @@ import Testing
 
 /// The checked-in manual page and completion scripts are what the renderers produce, name
 /// everything in the command table, and mention no option the parser rejects.
-@Suite("Docs consistency")
+@Suite("Docs consistency", .tags(.files))
 struct DocsConsistencyTests {
     @Test("checked-in files equal the renderers' output", arguments: DocsFiles.all)
     func checkedInFileIsCurrent(file: DocsFiles.File) throws {
@@ -41,11 +41,16 @@ struct DocsConsistencyTests {
     }
 
     @Test("a subcommand's help lists its options", arguments: Subcommand.allCases)
-    func subcommandHelpListsOptions(subcommand: Subcommand) {
+    func subcommandHelpListsOptions(subcommand: Subcommand) throws {
         let help = HelpText.render(subcommand)
         for option in CommandTable.spec(for: subcommand).options {
             #expect(help.contains(option.flag), "no \(option.flag) in keyid \(subcommand.rawValue) --help")
         }
+        let environment = try #require(help.components(separatedBy: "\nEnvironment:\n").last)
+        let listed = environment.split(separator: "\n").prefix { $0.hasPrefix("  ") }.map {
+            String($0.split(separator: " ")[0])
+        }
+        #expect(listed == CommandTable.spec(for: subcommand).environment.map(\.name))
     }
 
     @Test("the manual page has a subsection for each subcommand, with its options", arguments: Subcommand.allCases)
@@ -58,6 +63,10 @@ struct DocsConsistencyTests {
         #expect(section.contains(spec.discussion.split(separator: " ").prefix(4).joined(separator: " ")))
         for option in spec.options {
             #expect(section.contains(option.flag), "\(option.flag) missing from the \(spec.name) subsection")
+        }
+        let environment = try #require(section.split(separator: "\n").first { $0.hasPrefix("Environment: ") })
+        for variable in spec.environment {
+            #expect(environment.contains(variable.name), "\(variable.name) missing from the \(spec.name) subsection")
         }
         for example in spec.examples {
             #expect(section.contains(example.command), "example '\(example.command)' missing")

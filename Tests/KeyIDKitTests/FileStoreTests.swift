@@ -36,10 +36,7 @@ final class FileStoreSandbox {
         let lockDirectory = root + "/lock"
         return DeviceIDUseCases(
             store: store, serializer: LockFileSerializer { lockDirectory },
-            generate: {
-                var generator = SystemRandomNumberGenerator()
-                return DeviceID.random(using: &generator)
-            })
+            generate: DeviceID.random)
     }
 
     func names() throws -> [String] {
@@ -72,6 +69,18 @@ func fileStoreAttributes(_ key: ItemKey) -> [String: String] {
 func fileStoreError(_ error: any Error, _ fragment: String) -> Bool {
     guard case .failed(.fileBackend(let message)) = error as? KeyIDError else { return false }
     return message.contains(fragment)
+}
+
+/// Whether an error is a file-store error.
+func isFileStoreError(_ error: any Error) -> Bool {
+    guard case .failed(.fileBackend) = error as? KeyIDError else { return false }
+    return true
+}
+
+/// Whether an error is the file store's failure of the C call `systemCall`.
+func isFileStoreFailure(_ error: any Error, _ systemCall: SystemCallError) -> Bool {
+    guard let failure = error as? SystemFailure, case .failed(.fileBackend) = failure.outcome else { return false }
+    return failure.systemCall == systemCall
 }
 
 @Suite("File store", .tags(.integration))
@@ -212,18 +221,18 @@ struct FileStoreTests {
 
     @Test("the directory is XDG_STATE_HOME/keyid, else /var/lib/keyid for root, else HOME/.local/state/keyid")
     func directoryRule() throws {
-        #expect(try Locations.fileDirectory(ProcessEnvironment(["XDG_STATE_HOME": "/s", "HOME": "/h"])) == "/s/keyid")
+        #expect(try FileStore.directory(ProcessEnvironment(["XDG_STATE_HOME": "/s", "HOME": "/h"])) == "/s/keyid")
         let fallback = geteuid() == 0 ? "/var/lib/keyid" : "/h/.local/state/keyid"
-        #expect(try Locations.fileDirectory(ProcessEnvironment(["XDG_STATE_HOME": "s", "HOME": "/h"])) == fallback)
-        #expect(try Locations.fileDirectory(ProcessEnvironment(["HOME": "/h"])) == fallback)
+        #expect(try FileStore.directory(ProcessEnvironment(["XDG_STATE_HOME": "s", "HOME": "/h"])) == fallback)
+        #expect(try FileStore.directory(ProcessEnvironment(["HOME": "/h"])) == fallback)
         if geteuid() == 0 {
-            #expect(try Locations.fileDirectory(ProcessEnvironment([:])) == "/var/lib/keyid")
+            #expect(try FileStore.directory(ProcessEnvironment([:])) == "/var/lib/keyid")
         } else {
             let home = try #require(try UserAccount.withUID(geteuid())).home
-            #expect(try Locations.fileDirectory(ProcessEnvironment(["HOME": "h"])) == home + "/.local/state/keyid")
+            #expect(try FileStore.directory(ProcessEnvironment(["HOME": "h"])) == home + "/.local/state/keyid")
         }
         #expect(throws: KeyIDError.usage("XDG_STATE_HOME is not valid UTF-8")) {
-            try Locations.fileDirectory(ProcessEnvironment([:], malformed: ["XDG_STATE_HOME"]))
+            try FileStore.directory(ProcessEnvironment([:], malformed: ["XDG_STATE_HOME"]))
         }
     }
 
@@ -236,11 +245,27 @@ struct FileStoreTests {
         try FileManager.default.createSymbolicLink(
             atPath: sandbox.directory, withDestinationPath: sandbox.root + "/elsewhere")
         let store = sandbox.store()
-        #expect {
-            try store.add(first, for: key, binding: nil)
-        } throws: { fileStoreError($0, "is a symbolic link") }
-        #expect { try store.items(matching: key, details: []) } throws: { fileStoreError($0, "symbolic link") }
+        #expect { try store.add(first, for: key, binding: nil) } throws: { isFileStoreError($0) }
+        #expect { try store.items(matching: key, details: []) } throws: { isFileStoreError($0) }
+        // O_DIRECTORY with O_NOFOLLOW: Linux says ENOTDIR of a link, where a file gets ELOOP.
+        #expect { try store.existingDirectory() } throws: {
+            isFileStoreFailure($0, SystemCallError("openat", errno: ENOTDIR))
+        }
+        #expect { try store.directoryCreatingIfNeeded() } throws: {
+            isFileStoreFailure($0, SystemCallError("openat", errno: ENOTDIR))
+        }
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.root + "/elsewhere").isEmpty)
+    }
+
+    @Test("a directory under a plain file is refused with the errno of the call")
+    func underAPlainFile() throws {
+        let sandbox = try FileStoreSandbox()
+        #expect(FileManager.default.createFile(atPath: sandbox.root + "/file", contents: Data()))
+        let store = FileStore(directory: sandbox.root + "/file/keyid")
+        #expect { try store.add(first, for: key, binding: nil) } throws: { isFileStoreError($0) }
+        #expect { try store.directoryCreatingIfNeeded() } throws: {
+            isFileStoreFailure($0, SystemCallError("open", errno: ENOTDIR))
+        }
     }
 
     @Test("a symbolic link planted as an item file is refused and not followed")
@@ -254,14 +279,11 @@ struct FileStoreTests {
         try FileManager.default.removeItem(atPath: sandbox.directory + "/keyid@device-id.id")
         try FileManager.default.createSymbolicLink(
             atPath: sandbox.directory + "/keyid@device-id.id", withDestinationPath: target)
-        #expect { try store.items(matching: key, details: [.secrets]) } throws: {
-            fileStoreError($0, "is a symbolic link; remove it")
-        }
-        #expect { try store.managedItems(service: nil, details: []) } throws: {
-            fileStoreError($0, "is a symbolic link")
-        }
-        #expect { try store.replace(item, with: second, for: key, binding: nil) } throws: {
-            fileStoreError($0, "is a symbolic link")
+        #expect { try store.items(matching: key, details: [.secrets]) } throws: { isFileStoreError($0) }
+        #expect { try store.managedItems(service: nil, details: []) } throws: { isFileStoreError($0) }
+        #expect { try store.replace(item, with: second, for: key, binding: nil) } throws: { isFileStoreError($0) }
+        #expect { try store.existingDirectory()?.read("keyid@device-id.id") } throws: {
+            isFileStoreFailure($0, SystemCallError("openat", errno: ELOOP))
         }
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "secret\n")
     }

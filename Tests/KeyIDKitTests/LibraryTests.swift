@@ -8,7 +8,7 @@ import Testing
 /// The library's own behaviour over the in-memory store: threads, the clone policy,
 /// warnings as values, reconnection and option checks. Against real keyrings:
 /// `LibraryTests` in the integration tier.
-@Suite("DeviceIDs (the library) in process", .tags(.unit))
+@Suite("DeviceIDs (the library) in process", .tags(.files))
 struct LibraryUnitTests {
     static let here = MachineID(text: Array("0123456789abcdef0123456789abcdef".utf8))!
     static let there = MachineID(text: Array("fedcba9876543210fedcba9876543210".utf8))!
@@ -23,10 +23,7 @@ struct LibraryUnitTests {
         DeviceIDs(
             options: options, store: { store },
             serializer: LockFileSerializer(waitingAtMost: .seconds(5)) { lockDirectory },
-            generate: {
-                var generator = SystemRandomNumberGenerator()
-                return DeviceID.random(using: &generator)
-            }, machineID: { machine })
+            generate: DeviceID.random, machineID: { machine })
     }
 
     @Test("get, getOrCreate, create, rotate and delete, with their errors")
@@ -53,8 +50,12 @@ struct LibraryUnitTests {
     func badNames() {
         let store = MemoryStore()
         let ids = ids(store)
-        #expect(throws: KeyIDError.self) { try ids.getOrCreate(service: "", account: "a") }
-        #expect(throws: KeyIDError.self) { try ids.getOrCreate(service: "s", account: "a\u{1}b") }
+        #expect(throws: KeyIDError.usage("the service name is empty")) {
+            try ids.getOrCreate(service: "", account: "a")
+        }
+        #expect(throws: KeyIDError.usage("the account name contains a control character")) {
+            try ids.getOrCreate(service: "s", account: "a\u{1}b")
+        }
         do {
             _ = try ids.create(service: "s", account: "")
             Issue.record("an empty account was accepted")
@@ -146,9 +147,15 @@ struct LibraryUnitTests {
 
     @Test("options out of range are usage errors")
     func options() {
-        #expect(throws: KeyIDError.self) { try DeviceIDs(options: .init(timeout: .zero)) }
-        #expect(throws: KeyIDError.self) { try DeviceIDs(options: .init(collection: "")) }
-        #expect(throws: KeyIDError.self) { try DeviceIDs(options: .init(timeout: .seconds(Int64.max))) }
+        func isUsage(_ error: any Error) -> Bool {
+            guard case .usage = error as? KeyIDError else { return false }
+            return true
+        }
+        #expect(performing: { try DeviceIDs(options: .init(timeout: .zero)) }, throws: isUsage)
+        #expect(throws: KeyIDError.usage("the collection name is empty; leave it nil to use the default keyring")) {
+            try DeviceIDs(options: .init(collection: ""))
+        }
+        #expect(performing: { try DeviceIDs(options: .init(timeout: .seconds(Int64.max))) }, throws: isUsage)
         #expect(throws: Never.self) { try DeviceIDs(options: .init(timeout: .seconds(86_400))) }
         #expect(throws: Never.self) { try DeviceIDs(backend: .file(directory: "/nonexistent/keyid")) }
     }

@@ -4,7 +4,7 @@ import Testing
 @testable import KeyIDKit
 @testable import KeyIDTestSupport
 
-@Suite("Lock file", .tags(.unit))
+@Suite("Lock file", .tags(.files))
 struct LockFileTests {
     func temporaryDirectory() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("keyid-lock-\(UUID().uuidString)").path
@@ -58,7 +58,7 @@ struct LockFileTests {
         #expect {
             try LockFile.acquire(in: root + "/keyid")
         } throws: { error in
-            (error as? KeyIDError)?.message.contains("is a symbolic link") == true
+            lockFileFailure(error)?.systemCall == SystemCallError("openat", errno: ELOOP)
         }
         #expect(!FileManager.default.fileExists(atPath: root + "/target"))
     }
@@ -69,7 +69,12 @@ struct LockFileTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createDirectory(atPath: root + "/elsewhere", withIntermediateDirectories: false)
         try FileManager.default.createSymbolicLink(atPath: root + "/keyid", withDestinationPath: root + "/elsewhere")
-        #expect(throws: KeyIDError.self) { try LockFile.acquire(in: root + "/keyid") }
+        // O_DIRECTORY with O_NOFOLLOW: Linux says ENOTDIR of a link, where a file gets ELOOP.
+        #expect {
+            try LockFile.acquire(in: root + "/keyid")
+        } throws: { error in
+            lockFileFailure(error)?.systemCall == SystemCallError("openat", errno: ENOTDIR)
+        }
         #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/elsewhere").isEmpty)
     }
 
@@ -82,7 +87,8 @@ struct LockFileTests {
         #expect {
             try LockFile.acquire(in: root + "/keyid")
         } throws: { error in
-            (error as? KeyIDError)?.message.contains("chmod 700") == true
+            let failure = lockFileFailure(error)
+            return failure?.systemCall == nil && failure?.outcome.message.contains("chmod 700") == true
         }
         if geteuid() == 0 {
             chmod(root + "/keyid", 0o700)
@@ -90,7 +96,7 @@ struct LockFileTests {
             #expect {
                 try LockFile.acquire(in: root + "/keyid")
             } throws: { error in
-                (error as? KeyIDError)?.message.contains("belongs to user 65534") == true
+                lockFileFailure(error)?.outcome.message.contains("belongs to user 65534") == true
             }
         }
     }
@@ -108,7 +114,7 @@ struct LockFileTests {
         #expect {
             try LockFile.acquire(in: root + "/keyid")
         } throws: { error in
-            (error as? KeyIDError)?.message.contains("belongs to user 65534") == true
+            lockFileFailure(error)?.outcome.message.contains("belongs to user 65534") == true
         }
     }
 
@@ -117,6 +123,34 @@ struct LockFileTests {
         let root = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         _ = FileManager.default.createFile(atPath: root + "/file", contents: Data())
-        #expect(throws: KeyIDError.self) { try LockFile.acquire(in: root + "/file/keyid") }
+        #expect {
+            try LockFile.acquire(in: root + "/file/keyid")
+        } throws: { error in
+            lockFileFailure(error)?.systemCall == SystemCallError("open", errno: ENOTDIR)
+        }
     }
+
+    @Test(
+        "a parent the user may not search is refused with the errno of the call",
+        .enabled(if: geteuid() != 0, "root searches any directory"))
+    func unsearchableParent() throws {
+        let root = try temporaryDirectory()
+        defer {
+            chmod(root + "/closed", 0o700)
+            try? FileManager.default.removeItem(atPath: root)
+        }
+        try FileManager.default.createDirectory(
+            atPath: root + "/closed", withIntermediateDirectories: false, attributes: [.posixPermissions: 0])
+        #expect {
+            try LockFile.acquire(in: root + "/closed/inner/keyid")
+        } throws: { error in
+            lockFileFailure(error)?.systemCall == SystemCallError("open", errno: EACCES)
+        }
+    }
+}
+
+/// The failure, when `error` is a failure of the lock file.
+func lockFileFailure(_ error: any Error) -> SystemFailure? {
+    guard let failure = error as? SystemFailure, case .failed(.lockFile) = failure.outcome else { return nil }
+    return failure
 }

@@ -7,15 +7,48 @@ import Testing
 struct ParserTests {
     @Test("subcommands with their options")
     func subcommands() throws {
+        var expected = ParsedOptions(values: [.service: "s", .account: "a", .format: "hex"], flags: [.create])
+        expected.format = .hex
         #expect(
             try Parser.parse(["get", "--create", "--service", "s", "--account=a", "--format", "hex"])
-                == .run(
-                    .get,
-                    ParsedOptions(values: [.service: "s", .account: "a", .format: "hex"], flags: [.create])))
+                == .run(.get, expected))
         #expect(try Parser.parse(["delete", "--force"]) == .run(.delete, ParsedOptions(flags: [.force])))
         #expect(try Parser.parse(["rotate", "--value", "-"]) == .run(.rotate, ParsedOptions(values: [.value: "-"])))
         #expect(
             try Parser.parse(["--service", "s", "create"]) == .run(.create, ParsedOptions(values: [.service: "s"])))
+    }
+
+    @Test("every value is checked once, by the parser, into what it stands for")
+    func checkedValues() throws {
+        let app = "c273277323db454ea63bb96e79b53e97"
+        guard
+            case .run(_, let options) = try Parser.parse([
+                "get", "--on-clone", "fail", "--backend", "file", "--collection", "login", "--user", "zoë",
+                "--timeout", "2.5",
+            ]),
+            case .run(_, let derived) = try Parser.parse(["create", "--derive", app]),
+            case .run(_, let argument) = try Parser.parse(["derive", app])
+        else {
+            Issue.record("not a run")
+            return
+        }
+        #expect(options.onClone == .fail && options.backend == .file && options.timeout == 2.5)
+        #expect(options.collection == "login" && options.user == "zoë")
+        #expect(derived.application == DeviceID(app) && argument.application == DeviceID(app))
+        for (arguments, message) in [
+            (["create", "--derive", "x"], "--derive 'x' is not a 128-bit ID"),
+            (["derive", "0"], "the application ID '0' is not a 128-bit ID"),
+            (["get", "--collection="], "--collection is empty"),
+            (["get", "--user", "a\u{1}"], "--user 'a\\u{1}' contains a control character"),
+            (["rotate", "--value", "-", "--derive", app], "--value and --derive cannot be combined"),
+        ] {
+            #expect {
+                try Parser.parse(arguments)
+            } throws: { error in
+                guard case .usage(let text) = error as? KeyIDError else { return false }
+                return text.hasPrefix(message) && text.hasSuffix("--help'")
+            }
+        }
     }
 
     @Test("the last occurrence of an option wins")
@@ -92,6 +125,6 @@ struct ParserTests {
 
     @Test("timeouts", arguments: [("1", 1.0), ("0.5", 0.5), ("3600", 3600.0), ("2.25", 2.25)])
     func timeouts(text: String, seconds: Double) throws {
-        #expect(try Parser.parseTimeout(text, source: "--timeout") == seconds)
+        #expect(try OptionValues.timeout(text, source: "--timeout") == seconds)
     }
 }

@@ -5,7 +5,7 @@ import Testing
 @testable import KeyIDTestSupport
 
 /// The repository can be cloned onto any file system, and keeps its layers apart.
-@Suite("Repository layout", .tags(.unit))
+@Suite("Repository layout", .tags(.files))
 struct RepositoryLayoutTests {
     /// Every path under the repository's root, relative to it, but for build output and Git's own.
     static func paths() -> [String] {
@@ -77,6 +77,80 @@ struct RepositoryLayoutTests {
         #expect(Set(module) == ["module.modulemap", "shim.h"])
         let header = try String(contentsOfFile: TestEnvironment.root + "/Sources/CLibSecret/shim.h", encoding: .utf8)
         #expect(header.contains("#include <libsecret/secret.h>") && !header.contains("dlopen"))
+    }
+
+    /// The lines of code (not comments) of the Swift files under `folder`, by file.
+    static func codeLines(under folder: String) throws -> [(path: String, line: String)] {
+        try paths().filter { $0.hasPrefix(folder) && $0.hasSuffix(".swift") }.sorted().flatMap { path in
+            try String(contentsOfFile: TestEnvironment.root + "/" + path, encoding: .utf8).split(separator: "\n")
+                .map { (path, $0.trimmingCharacters(in: .whitespaces)) }.filter { !$0.1.hasPrefix("//") }
+        }
+    }
+
+    @Test("Core and the library speak the library's terms: no keyid subcommand, option or variable in their code")
+    func noCommandLineWordingInCoreOrLibrary() throws {
+        let words =
+            Subcommand.allCases.map { "keyid \($0.rawValue)" } + ["'keyid "] + Option.allCases.map(\.flag)
+            + EnvironmentVariable.allCases.map(\.rawValue)
+        for folder in ["Sources/KeyIDKit/Core/", "Sources/KeyIDKit/Library/"] {
+            let lines = try Self.codeLines(under: folder)
+            #expect(lines.count > 200)
+            for (path, line) in lines {
+                for word in words where line.contains(word) {
+                    Issue.record("\(path) says '\(word)': \(line)")
+                }
+            }
+        }
+    }
+
+    @Test("System asks no store anything: its code names no store type")
+    func systemNamesNoStore() throws {
+        let stores = try Self.paths().filter { $0.hasPrefix("Sources/KeyIDKit/Stores/") && $0.hasSuffix(".swift") }
+        let types = Set(stores.map { $0.split(separator: "/").last!.split(separator: ".")[0].split(separator: "+")[0] })
+        #expect(types.contains("FileStore") && types.contains("SecretServiceStore"))
+        let lines = try Self.codeLines(under: "Sources/KeyIDKit/System/")
+        #expect(lines.count > 200)
+        for (path, line) in lines {
+            let words = line.split { !$0.isLetter && !$0.isNumber && $0 != "_" }
+            for word in words where types.contains(word) {
+                Issue.record("\(path) names the store type \(word): \(line)")
+            }
+        }
+    }
+
+    @Test("each type of KeyIDKit is declared at the top of a file named after it, one to a file")
+    func oneTypePerFile() throws {
+        let declaration =
+            /^(?:(?:public|package|private|fileprivate|internal) )?(?:final )?(?:enum|struct|class|protocol|actor) ([A-Za-z0-9]+)/
+        let sources = Self.paths().filter { $0.hasPrefix("Sources/KeyIDKit/") && $0.hasSuffix(".swift") }
+        // The release scripts' file, which keeps its name: it holds KeyIDVersion.
+        for path in sources where path != "Sources/KeyIDKit/CLI/Version.swift" {
+            let text = try String(contentsOfFile: TestEnvironment.root + "/" + path, encoding: .utf8)
+            let types = text.split(separator: "\n").compactMap {
+                try? declaration.prefixMatch(in: String($0))?.output.1
+            }
+            let name = path.split(separator: "/").last!.dropLast(".swift".count)
+            #expect(types.count <= 1, "\(path) declares \(types)")
+            if let type = types.first { #expect(type == name, "\(path) declares \(type)") }
+        }
+    }
+
+    @Test("every path of the repository that the README and the code map name exists")
+    func namedPathsExist() throws {
+        var checked = 0
+        for document in ["README.md", "doc/ARCHITECTURE.md"] {
+            let text = try String(contentsOfFile: TestEnvironment.root + "/" + document, encoding: .utf8)
+            for match in text.matches(of: /`((?:Sources|Tests|scripts|doc|examples|bench|completions)\/[^`\s]*)`/) {
+                let path = String(match.output.1)
+                // A pattern or a placeholder (`completions/*`, `Corpus/NAME`) names no one path.
+                if path.contains("*") || path.split(separator: "/").last?.allSatisfy(\.isUppercase) == true { continue }
+                checked += 1
+                #expect(
+                    FileManager.default.fileExists(atPath: TestEnvironment.root + "/" + path),
+                    "\(document) names \(path)")
+            }
+        }
+        #expect(checked > 20)
     }
 
     @Test("every public declaration of KeyIDKit (the library's API) has a doc comment; the rest is `package`")

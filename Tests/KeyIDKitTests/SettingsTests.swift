@@ -5,10 +5,12 @@ import Testing
 
 @Suite("Settings", .tags(.unit))
 struct SettingsTests {
-    func settings(_ values: [Option: String] = [:], _ environment: [String: String] = [:], malformed: Set<String> = [])
-        throws -> Settings
-    {
+    func settings(
+        _ values: [Option: String] = [:], _ environment: [String: String] = [:], malformed: Set<String> = [],
+        for subcommand: Subcommand = .get
+    ) throws -> Settings {
         try Settings(
+            subcommand,
             options: ParsedOptions(values: values, timeout: values[.timeout].flatMap(Double.init)),
             environment: ProcessEnvironment(environment, malformed: malformed))
     }
@@ -65,5 +67,46 @@ struct SettingsTests {
     func accepted() throws {
         #expect(try settings([.service: String(repeating: "s", count: 255)]).key.service.utf8.count == 255)
         #expect(try settings([.account: "Zoë’s laptop 🖥"]).key.account == "Zoë’s laptop 🖥")
+    }
+
+    @Test(
+        "a subcommand leaves alone the variables of options it does not take, whatever their value",
+        arguments: [
+            (Subcommand.delete, "KEYID_ON_CLONE", "x"), (.derive, "KEYID_SERVICE", ""), (.derive, "KEYID_ACCOUNT", ""),
+            (.derive, "KEYID_TIMEOUT", "never"), (.derive, "KEYID_BACKEND", "cloud"), (.derive, "KEYID_USER", ""),
+            (.derive, "KEYID_COLLECTION", "\u{1}"), (.derive, "SECRET_BACKEND", "kwallet"),
+            (.list, "KEYID_ACCOUNT", ""),
+            (.create, "KEYID_ON_CLONE", "x"), (.doctor, "KEYID_ON_CLONE", "x"),
+        ])
+    func unusedVariables(subcommand: Subcommand, variable: String, value: String) throws {
+        #expect(throws: Never.self) { try settings([:], [variable: value], for: subcommand) }
+        #expect(throws: Never.self) { try settings([:], [:], malformed: [variable], for: subcommand) }
+    }
+
+    @Test(
+        "a bad value in a variable the subcommand reads is a usage error naming it",
+        arguments: [
+            (Subcommand.get, "KEYID_ON_CLONE", "x"), (.delete, "KEYID_SERVICE", ""), (.list, "KEYID_SERVICE", ""),
+            (.doctor, "KEYID_TIMEOUT", "never"), (.rotate, "KEYID_BACKEND", "cloud"),
+            (.create, "KEYID_USER", "a\u{1}b"),
+            (.delete, "SECRET_BACKEND", "kwallet"),
+        ])
+    func usedVariables(subcommand: Subcommand, variable: String, value: String) {
+        #expect {
+            try settings([:], [variable: value], for: subcommand)
+        } throws: { error in
+            guard case .usage(let message) = error as? KeyIDError else { return false }
+            return message.hasPrefix(variable + " ") || message.contains(" " + variable + " ")
+        }
+    }
+
+    @Test("each subcommand reads the variables of exactly the options it takes", arguments: Subcommand.allCases)
+    func variablesFollowOptions(subcommand: Subcommand) {
+        let spec = CommandTable.spec(for: subcommand)
+        for variable in EnvironmentVariable.allCases where variable != .machineIDFile {
+            let option = CommandTable.allOptions.first { $0.environment == variable }?.option
+            #expect(spec.variables.contains(variable) == (option.map(spec.takes) ?? false), "\(variable)")
+        }
+        #expect(spec.variables.contains(.machineIDFile) == spec.readsMachineID)
     }
 }

@@ -7,10 +7,8 @@ package final class BufferSink: TextSink {
 
     package init() {}
 
-    @discardableResult
-    package func write(_ text: String) -> Int32 {
+    package func write(_ text: String) {
         storage.withLock { $0 += text }
-        return 0
     }
 
     /// Everything written so far.

@@ -5,6 +5,9 @@ import Testing
 extension Tag {
     /// Pure functions: no I/O.
     @Tag static var unit: Self
+    /// Reads or writes files, the repository's or a temporary directory's, but needs no
+    /// keyring and no built binary.
+    @Tag static var files: Self
     /// Commands run in process against the in-memory store.
     @Tag static var command: Self
     /// The Secret Service store against a real provider.
@@ -66,6 +69,8 @@ struct InProcess {
     /// The machine ID the run sees (by default the machine of the app-specific test vector in
     /// `MachineTests`).
     var machine = "0123456789abcdef0123456789abcdef"
+    /// Told of each store the run opens: the backend and the library's options it is opened with.
+    var opened: ((DeviceIDs.Backend, DeviceIDs.Options) -> Void)?
 
     struct Outcome {
         var status: Int32
@@ -82,16 +87,17 @@ struct InProcess {
         let stderr = BufferSink()
         let store: any SecretStore = otherStore ?? self.store
         let input = self.input
+        let opened = self.opened
         let machine = MachineID(text: Array(self.machine.utf8))
         let context = Context(
             stdout: stdout, stderr: stderr,
             environment: ProcessEnvironment(environment, malformed: malformed),
             readInput: { limit in Array(input.prefix(limit + 1)) }, inputIsTerminal: inputIsTerminal,
-            makeStore: { _ in store }, serializer: Unserialized(),
-            generateID: {
-                var generator = SystemRandomNumberGenerator()
-                return DeviceID.random(using: &generator)
-            },
+            makeStore: { backend, options in
+                opened?(backend, options)
+                return store
+            }, serializer: Unserialized(),
+            generateID: DeviceID.random,
             machineID: { () throws(KeyIDError) in
                 guard let machine else { throw .machineID("no machine ID here") }
                 return machine

@@ -2,8 +2,7 @@
 package enum BackendChoice: String, CaseIterable, Sendable {
     /// The freedesktop Secret Service, over D-Bus (the default).
     case secretService = "secret-service"
-    /// Files under `$XDG_STATE_HOME/keyid` (else `/var/lib/keyid` for root, else
-    /// `~/.local/state/keyid`), for machines without a Secret Service. Only ever used when
-    /// asked for.
+    /// Files in ``FileStore/directory(_:)``, for machines without a Secret Service. Only
+    /// ever used when asked for.
     case file
 }

@@ -1,56 +1,8 @@
-/// An option keyid understands; ``CommandTable`` describes each one.
-package enum Option: String, CaseIterable, Sendable {
-    case service, account, format, json, create, force, value, derive, onClone, show, backend, collection, user
-    case noPrompt, timeout
-    case help, version
-
-    /// How the option is spelled on the command line: `--` and the name in kebab case.
-    package var flag: String {
-        var spelled = "--"
-        for character in rawValue {
-            if character.isUppercase {
-                spelled += "-" + character.lowercased()
-            } else {
-                spelled.append(character)
-            }
-        }
-        return spelled
-    }
-}
-
-/// keyid's own environment variables, the one place their names are written: defaults for
-/// options, and the machine ID's file. (Those of the session, such as `XDG_RUNTIME_DIR`, are
-/// ``SystemVariable``s.) The help and the manual page list both.
-package enum EnvironmentVariable: String, CaseIterable, Sendable {
-    case service = "KEYID_SERVICE"
-    case account = "KEYID_ACCOUNT"
-    case timeout = "KEYID_TIMEOUT"
-    case onClone = "KEYID_ON_CLONE"
-    case backend = "KEYID_BACKEND"
-    case collection = "KEYID_COLLECTION"
-    case user = "KEYID_USER"
-    case machineIDFile = "KEYID_MACHINE_ID_FILE"
-
-    /// What the variable does, for the help and the manual page.
-    package var summary: String {
-        switch self {
-        case .service: return "default for --service"
-        case .account: return "default for --account"
-        case .timeout: return "default for --timeout, in seconds"
-        case .onClone: return "default for --on-clone"
-        case .backend: return "default for --backend"
-        case .collection: return "default for --collection"
-        case .user: return "default for --user"
-        case .machineIDFile: return "read the machine ID from this file instead of /etc/machine-id"
-        }
-    }
-}
-
 /// The single table of subcommands and options. Help, usage errors, the manual page and
 /// the shell completions are all rendered from it.
 package enum CommandTable {
-    /// The default of `--timeout`, in seconds.
-    package static let defaultTimeout = 30.0
+    /// The default of `--timeout`, in seconds: the library's.
+    package static let defaultTimeout = Double(DeviceIDs.defaultTimeout.components.seconds)
     /// The largest `--timeout` accepted, in seconds.
     package static let maximumTimeout = 3600.0
     /// What keyid does, in one line: the help's first line and the manual page's NAME.
@@ -80,7 +32,7 @@ package enum CommandTable {
         environment: nil)
     static let timeout = OptionSpec(
         option: .timeout, valueName: "SECONDS", choices: [],
-        summary: "give up after this many seconds with exit status 6 (default: 30)",
+        summary: "give up after this many seconds with exit status 6 (default: \(Int(defaultTimeout)))",
         environment: .timeout)
     static let help = OptionSpec(
         option: .help, valueName: nil, choices: [], summary: "show this help", environment: nil)
@@ -121,7 +73,7 @@ package enum CommandTable {
                     "keyid create --derive c273277323db454ea63bb96e79b53e97",
                     "store the ID systemd-id128 derives for that application"
                 ),
-            ]),
+            ], readsMachineID: true),
         SubcommandSpec(
             subcommand: .get,
             abstract: "print the stored ID",
@@ -136,7 +88,7 @@ package enum CommandTable {
             examples: [
                 ("keyid get --create", "print this machine's ID, creating it on first use"),
                 ("id=$(keyid get --no-prompt --timeout 5) || exit", "read it in a script that must not hang"),
-            ]),
+            ], readsMachineID: true),
         SubcommandSpec(
             subcommand: .delete,
             abstract: "remove the stored ID",
@@ -163,7 +115,7 @@ package enum CommandTable {
             examples: [
                 ("keyid rotate", "give this machine a new ID"),
                 ("printf %s \"$id\" | keyid rotate --value -", "restore a known ID"),
-            ]),
+            ], readsMachineID: true),
         SubcommandSpec(
             subcommand: .list,
             abstract: "list the IDs keyid stored",
@@ -187,14 +139,14 @@ package enum CommandTable {
                 "Prints the ID that systemd-id128 machine-id prints for the same application ID in its app-specific mode: HMAC-SHA-256 keyed by the machine ID (/etc/machine-id) over the application ID APP, as a version-4 UUID. APP is a 128-bit ID written as a UUID, 32 hex digits or a urn:uuid: URN, in any letter case, and not all zeros. Nothing is stored, and the machine ID itself is never printed.",
             options: [format, help],
             examples: [("keyid derive c273277323db454ea63bb96e79b53e97", "this machine's ID for one application")],
-            argument: "APP"),
+            argument: "APP", readsMachineID: true),
         SubcommandSpec(
             subcommand: .doctor,
             abstract: "check everything keyid depends on",
             discussion:
                 "Checks, without changing anything, the session bus, the Secret Service provider, the default keyring and whether it is locked, the lock directory, the machine ID, and the stored ID for the service and account (duplicates, clone binding). Prints one line per check: ok, warning or FAIL, and what to do. The exit status is 0 only when keyid would work; otherwise it is the status of the first failed check.",
             options: [service, account, backend, collection, user, timeout, help],
-            examples: [("keyid doctor", "see why keyid does not work here")]),
+            examples: [("keyid doctor", "see why keyid does not work here")], readsMachineID: true),
     ]
 
     /// Options accepted before any subcommand.
@@ -226,8 +178,12 @@ package enum CommandTable {
 
     /// Every environment variable keyid reads that a user sets, with what it does.
     package static var environment: [(name: String, summary: String)] {
-        EnvironmentVariable.allCases.map { ($0.rawValue, $0.summary) }
-            + SystemVariable.allCases.compactMap { variable in summary(of: variable).map { (variable.rawValue, $0) } }
+        EnvironmentVariable.allCases.map { ($0.rawValue, $0.summary) } + sessionEnvironment
+    }
+
+    /// The session's variables a user sets that keyid reads, with what each does for keyid.
+    package static var sessionEnvironment: [(name: String, summary: String)] {
+        SystemVariable.allCases.compactMap { variable in summary(of: variable).map { (variable.rawValue, $0) } }
     }
 
     /// What a variable of the session does for keyid; `nil` for one that only stands in for
@@ -236,7 +192,7 @@ package enum CommandTable {
         switch variable {
         case .stateHome:
             return
-                "where --backend file keeps IDs (keyid/; unset: /var/lib/keyid for root, else ~/.local/state/keyid)"
+                "where --backend file keeps IDs (keyid/; unset: \(FileStore.rootDirectory) for root, else ~/.local/state/keyid)"
         case .sessionBus:
             return
                 "the session bus where the Secret Service is found; unset: $XDG_RUNTIME_DIR/bus, else /run/user/UID/bus, each only when it is your socket (keyid never starts a bus)"

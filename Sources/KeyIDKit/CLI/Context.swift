@@ -4,12 +4,14 @@ package struct Context {
     package var stdout: any TextSink
     package var stderr: any TextSink
     package var environment: ProcessEnvironment
-    /// Reads standard input to its end, or up to `limit` + 1 bytes, whichever comes first.
-    package var readInput: (_ limit: Int) -> [UInt8]?
+    /// Reads standard input to its end, or until more than `limit` bytes are read (see
+    /// ``POSIX/readAll(_:limit:)``), whichever comes first.
+    package var readInput: (_ limit: Int) throws(SystemCallError) -> [UInt8]
     /// Whether standard input is a terminal (then `rotate --value -` prompts).
     package var inputIsTerminal: Bool
-    /// Opens the store a run uses; called only once the command line has been accepted.
-    package var makeStore: (Settings) throws(KeyIDError) -> any SecretStore
+    /// Opens the store for a backend, with the library's options (the same value the
+    /// ``DeviceIDs`` instance holds); called at most once a run, on the library's first call.
+    package var makeStore: (DeviceIDs.Backend, DeviceIDs.Options) throws(KeyIDError) -> any SecretStore
     /// What serialises writes.
     package var serializer: any WriteSerializer
     package var generateID: () -> DeviceID
@@ -22,8 +24,8 @@ package struct Context {
 
     package init(
         stdout: any TextSink, stderr: any TextSink, environment: ProcessEnvironment,
-        readInput: @escaping (Int) -> [UInt8]?, inputIsTerminal: Bool,
-        makeStore: @escaping (Settings) throws(KeyIDError) -> any SecretStore,
+        readInput: @escaping (Int) throws(SystemCallError) -> [UInt8], inputIsTerminal: Bool,
+        makeStore: @escaping (DeviceIDs.Backend, DeviceIDs.Options) throws(KeyIDError) -> any SecretStore,
         serializer: any WriteSerializer, generateID: @escaping () -> DeviceID,
         machineID: @escaping () throws(KeyIDError) -> MachineID, usesWatchdog: Bool,
         actAs: @escaping (String) throws(KeyIDError) -> Void
@@ -53,52 +55,55 @@ package struct Context {
             stdout: FileDescriptorSink(descriptor: 1, wasClosed: closedOutput),
             stderr: FileDescriptorSink(descriptor: 2),
             environment: environment,
-            readInput: { limit in POSIX.readAll(0, limit: limit) }, inputIsTerminal: POSIX.isTerminal(0),
-            makeStore: { settings throws(KeyIDError) in
-                switch settings.backend {
-                case .secretService:
-                    var options = settings.libraryOptions
-                    // The run's deadline message says what it was waiting for.
-                    options.promptObserver = { waiting in
-                        let message =
-                            waiting
-                            ? KeyID.promptTimeoutMessage(settings.timeout)
-                            : KeyID.timeoutMessage(settings.timeout, settings.backend)
-                        Watchdog.update(message: "keyid: \(message)\n")
-                    }
-                    let store = DeviceIDs.secretServiceStore(options, environment, handover: .export)
-                    keptUntilExit.withLock { $0.append(store) }
-                    return store
-                case .file: return FileStore(directory: try Locations.fileDirectory(environment))
-                }
+            readInput: { limit throws(SystemCallError) in try POSIX.readAll(0, limit: limit) },
+            inputIsTerminal: POSIX.isTerminal(0),
+            makeStore: { backend, options in
+                let store = DeviceIDs.store(for: backend, options, environment, handover: .export)
+                keptUntilExit.withLock { $0.append(store) }
+                return store
             },
             serializer: LockFileSerializer { () throws(KeyIDError) in try Locations.lockDirectory(environment) },
-            generateID: {
-                var generator = SystemRandomNumberGenerator()
-                return DeviceID.random(using: &generator)
-            },
+            generateID: DeviceID.random,
             machineID: { () throws(KeyIDError) in
                 let path = try environment.value(.machineIDFile).flatMap { $0.isEmpty ? nil : $0 }
-                return try MachineID.read(from: path ?? MachineID.defaultPath)
+                return try SystemFailure.reported { () throws(SystemFailure) in
+                    try MachineID.read(from: path ?? MachineID.defaultPath)
+                }
             },
             usesWatchdog: true, actAs: { name throws(KeyIDError) in try actAs(name) })
     }
 
-    /// The library over this context's parts, as `settings` configure it: the command is one
-    /// client of ``DeviceIDs``. The lock is waited for without a limit of its own: the
-    /// process deadline (the ``Watchdog``) bounds the whole run.
-    func deviceIDs(_ settings: Settings) -> DeviceIDs {
-        let makeStore = self.makeStore
+    /// The library over this context's parts: the command is one client of ``DeviceIDs``, and
+    /// hands it a backend, the options `settings` stand for, built here once, and `onPrompt`,
+    /// the one thing the command must hear of (a prompt starting and ending). The backend is
+    /// worked out on the library's first call, as the store is opened. The lock is waited for
+    /// without a limit of its own: the process deadline (the ``Watchdog``) bounds the whole run.
+    func deviceIDs(_ settings: Settings, onPrompt: (@Sendable (Bool) -> Void)?) -> DeviceIDs {
+        var options = settings.libraryOptions
+        options.promptObserver = onPrompt
+        let (makeStore, environment, choice) = (self.makeStore, self.environment, settings.backend)
         return DeviceIDs(
-            options: settings.libraryOptions,
-            store: { () throws(KeyIDError) in try makeStore(settings) }, serializer: serializer,
-            generate: generateID, machineID: machineID)
+            options: options,
+            store: { () throws(KeyIDError) in try makeStore(Self.backend(choice, environment), options) },
+            serializer: serializer, generate: generateID, machineID: machineID)
+    }
+
+    /// The library's backend for the one chosen: the file backend's directory comes from the
+    /// environment (``FileStore/directory(_:)``).
+    static func backend(_ choice: BackendChoice, _ environment: ProcessEnvironment) throws(KeyIDError)
+        -> DeviceIDs.Backend
+    {
+        switch choice {
+        case .secretService: return .secretService
+        case .file: return .file(directory: try FileStore.directory(environment))
+        }
     }
 
     /// `--user NAME`: root becomes that user for good, and takes their environment (home,
     /// runtime directory, no inherited bus or XDG directories); anyone may name themselves.
     static func actAs(_ name: String) throws(KeyIDError) {
-        guard let account = try UserAccount.named(name) else {
+        guard let account = try SystemFailure.reported({ () throws(SystemFailure) in try UserAccount.named(name) })
+        else {
             throw .usage("--user: there is no user named '\(Parser.printable(name))'")
         }
         let me = UserAccount.effectiveUID
@@ -106,7 +111,7 @@ package struct Context {
         guard me == 0 else {
             throw .usage("--user \(Parser.printable(name)): only root can act for another user")
         }
-        try account.become()
+        try SystemFailure.reported { () throws(SystemFailure) in try account.become() }
         POSIX.setEnvironment(SystemVariable.home.rawValue, account.home)
         for variable in [SystemVariable.user, .logName] { POSIX.setEnvironment(variable.rawValue, account.name) }
         let inherited: [SystemVariable] = [

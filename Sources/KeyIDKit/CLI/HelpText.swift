@@ -23,8 +23,7 @@ package enum HelpText {
         lines += ["", "Options:"]
         lines += optionLines(CommandTable.globalOptions)
         lines += ["", "Environment:"]
-        let envWidth = CommandTable.environment.map(\.name.count).max()! + 2
-        lines += CommandTable.environment.map { "  " + TextTable.pad($0.name, envWidth) + $0.summary }
+        lines += environmentLines(CommandTable.environment)
         lines += ["", "Exit status:"]
         lines += CommandTable.exitStatuses.map { "  \($0.code)  \($0.meaning)" }
         lines += ["", "Run 'keyid help <subcommand>' for a subcommand's options."]
@@ -34,6 +33,7 @@ package enum HelpText {
     static func subcommand(_ spec: SubcommandSpec) -> String {
         var lines = ["Usage: \(spec.usage)", "", wrap(spec.discussion, width: 78), "", "Options:"]
         lines += optionLines(spec.options)
+        lines += ["", "Environment:"] + environmentLines(spec.environment)
         if !spec.examples.isEmpty {
             lines += ["", "Examples:"]
             for example in spec.examples {
@@ -53,8 +53,13 @@ package enum HelpText {
         }
     }
 
+    static func environmentLines(_ variables: [(name: String, summary: String)]) -> [String] {
+        let width = variables.map(\.name.count).max()! + 2
+        return variables.map { "  " + TextTable.pad($0.name, width) + $0.summary }
+    }
+
     static func label(_ spec: OptionSpec) -> String {
-        let name = spec.option == .help ? "-h, --help" : spec.flag
+        let name = spec.option.shortFlag.map { "\($0), \(spec.flag)" } ?? spec.flag
         return spec.valueName.map { "\(name) \($0)" } ?? name
     }
 

@@ -25,7 +25,7 @@ package enum KeyID {
         var arguments: [String] = []
         for index in 1..<Int(CommandLine.argc) {
             guard let pointer = CommandLine.unsafeArgv[index], let argument = String(validatingCString: pointer) else {
-                return report(.usage("argument \(index) is not valid UTF-8; see 'keyid --help'"), context)
+                return report(Parser.usageError("argument \(index) is not valid UTF-8", nil), context)
             }
             arguments.append(argument)
         }
@@ -36,10 +36,10 @@ package enum KeyID {
         let settings: Settings
         let value: DeviceID?
         do {
-            settings = try Settings(options: options, environment: context.environment)
+            settings = try Settings(subcommand, options: options, environment: context.environment)
             value = settings.valueFromInput ? try NewIDInput.read(context) : nil
         } catch .usage(let message) {
-            return report(.usage("\(message); see 'keyid \(subcommand.rawValue) --help'"), context)
+            return report(Parser.usageError(message, subcommand), context)
         } catch {
             return report(error, context)
         }
@@ -47,7 +47,7 @@ package enum KeyID {
             Watchdog.start(
                 seconds: settings.timeout,
                 message:
-                    "keyid: \(KeyIDError.timedOut(timeoutMessage(settings.timeout, settings.backend)).message)\n",
+                    "keyid: \(timeoutMessage(settings.timeout, settings.backend))\n",
                 status: ExitStatus.timedOut.rawValue)
         }
         let outcome: Result<CommandResult, KeyIDError>
@@ -59,8 +59,8 @@ package enum KeyID {
         if context.usesWatchdog, !Watchdog.finish() { Watchdog.awaitExpiry() }
         switch outcome {
         case .success(let result):
-            for notice in result.notices { context.stderr.write("keyid: \(DisplayText.escaped(notice))\n") }
-            if result.streamFailure != 0 { return failedOutput(result.streamFailure, change: nil, context) }
+            for notice in result.notices { try? context.stderr.write("keyid: \(DisplayText.escaped(notice))\n") }
+            if let failure = result.streamFailure { return failedOutput(failure, change: nil, context) }
             if let output = result.output, let failed = deliver(output, change: result.change, context) {
                 return failed
             }
@@ -85,7 +85,7 @@ package enum KeyID {
         // The machine ID is read at most once a run, and only when something needs it.
         var context = context
         context.machineID = DeviceIDs.once(context.machineID)
-        let ids = context.deviceIDs(settings)
+        let ids = context.deviceIDs(settings, onPrompt: context.usesWatchdog ? deadlineMessages(settings) : nil)
         let derived = try settings.application.map { application throws(KeyIDError) in
             try context.machineID().appSpecific(application)
         }
@@ -97,12 +97,23 @@ package enum KeyID {
         case .delete: return try DeleteCommand.run(settings, ids)
         case .list: return try ListCommand.run(settings, ids)
         case .doctor:
-            var written: Int32 = 0
+            var failure: SystemCallError?
             var result = try DoctorCommand.run(settings, ids, context) { line in
-                if written == 0 { written = context.stdout.write(line) }
+                guard failure == nil else { return }
+                do throws(SystemCallError) { try context.stdout.write(line) } catch { failure = error }
             }
-            result.streamFailure = written
+            result.streamFailure = failure
             return result
+        }
+    }
+
+    /// What a prompt starting and ending does to the run's deadline message, which says what
+    /// the run was waiting for.
+    private static func deadlineMessages(_ settings: Settings) -> @Sendable (Bool) -> Void {
+        let (timeout, backend) = (settings.timeout, settings.backend)
+        return { waiting in
+            let message = waiting ? promptTimeoutMessage(timeout) : timeoutMessage(timeout, backend)
+            Watchdog.update(message: "keyid: \(message)\n")
         }
     }
 
@@ -129,16 +140,19 @@ package enum KeyID {
     /// reader that went away ends the run quietly, by SIGPIPE. Returns nil when all was
     /// written.
     private static func deliver(_ output: String, change: String?, _ context: Context) -> Int32? {
-        let code = context.stdout.write(output)
-        guard code != 0 else { return nil }
-        return failedOutput(code, change: change, context)
+        do throws(SystemCallError) {
+            try context.stdout.write(output)
+            return nil
+        } catch {
+            return failedOutput(error, change: change, context)
+        }
     }
 
-    /// The end of a run whose output could not be written (`code` is the write's `errno`).
-    private static func failedOutput(_ code: Int32, change: String?, _ context: Context) -> Int32 {
-        if POSIX.isBrokenPipe(code) { return POSIX.endOfBrokenPipe() }
-        context.stderr.write(
-            "keyid: cannot write to standard output: \(POSIX.message(code))"
+    /// The end of a run whose output could not be written.
+    private static func failedOutput(_ failure: SystemCallError, change: String?, _ context: Context) -> Int32 {
+        if POSIX.isBrokenPipe(failure) { return POSIX.endOfBrokenPipe() }
+        try? context.stderr.write(
+            "keyid: cannot write to standard output: \(failure)"
                 + (change.map { "; \($0), and 'keyid get' prints it" } ?? "") + "\n")
         return ExitStatus.failure.rawValue
     }
@@ -147,7 +161,7 @@ package enum KeyID {
     /// (newlines, escape sequences, bidi controls) is escaped here, in the one place
     /// failures are written.
     private static func report(_ error: KeyIDError, _ context: Context) -> Int32 {
-        context.stderr.write("keyid: \(DisplayText.escaped(error.message))\n")
+        try? context.stderr.write("keyid: \(DisplayText.escaped(CommandLineText.line(error)))\n")
         return error.exitCode
     }
 }

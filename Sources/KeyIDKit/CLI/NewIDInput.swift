@@ -5,8 +5,8 @@ enum NewIDInput {
 
     /// Reads and checks the new ID from standard input, before the keyring is touched.
     static func read(_ context: Context) throws(KeyIDError) -> DeviceID {
-        if context.inputIsTerminal { context.stderr.write("New ID: ") }
-        guard let bytes = context.readInput(limit) else {
+        if context.inputIsTerminal { try? context.stderr.write("New ID: ") }
+        guard let bytes = try? context.readInput(limit) else {
             throw .usage("cannot read the new ID from standard input")
         }
         if bytes.count > limit {

@@ -4,6 +4,37 @@ package enum Parser {
     /// Parses `arguments` (without the program name). Throws ``KeyIDError/usage(_:)``
     /// with a message that ends in a hint to the relevant `--help`.
     package static func parse(_ arguments: [String]) throws(KeyIDError) -> Invocation {
+        let words = try scan(arguments)
+        if words.version, !words.help { return .version }
+        if words.help { return .help(words.subcommand) }
+        guard let subcommand = words.subcommand else {
+            if let first = words.given.first {
+                throw usageError("'\(first.spelling)' needs a subcommand before it", nil)
+            }
+            let names = Subcommand.allCases.map(\.rawValue)
+            throw usageError("missing subcommand (\(names.dropLast().joined(separator: ", ")) or \(names.last!))", nil)
+        }
+        var options = words.options
+        try checkShape(words.given, options, for: subcommand)
+        try checkValues(&options, for: subcommand)
+        return .run(subcommand, options)
+    }
+
+    /// The words of a command line, sorted: the subcommand, the options as given, and
+    /// whether help or the version was asked for.
+    struct Words {
+        var subcommand: Subcommand?
+        /// `--help`, `-h` or `keyid help`.
+        var help = false
+        var version = false
+        var options = ParsedOptions()
+        /// Each option given, with how it was spelled.
+        var given: [(spec: OptionSpec, spelling: String)] = []
+    }
+
+    /// Sorts the words of a command line: which subcommand, which options with which values
+    /// (as text), and the argument. Refuses what names nothing keyid knows.
+    static func scan(_ arguments: [String]) throws(KeyIDError) -> Words {
         var subcommand: Subcommand?
         var helpRequested = false
         var helpCommand = false
@@ -16,7 +47,7 @@ package enum Parser {
             subcommand.map { CommandTable.spec(for: $0).argument != nil } == true && options.argument == nil
         }
         func fail(_ message: String) -> KeyIDError {
-            .usage("\(message); see '\(helpCommandLine(subcommand))'")
+            usageError(message, subcommand)
         }
 
         while index < arguments.count {
@@ -31,7 +62,7 @@ package enum Parser {
                 }
                 break
             }
-            if argument == "-h" {
+            if argument == Option.help.shortFlag {
                 helpRequested = true
                 continue
             }
@@ -50,8 +81,7 @@ package enum Parser {
                     let suggestion =
                         closest(to: name, among: CommandTable.allOptions.map(\.flag)).map { "; did you mean '\($0)'?" }
                         ?? ""
-                    throw .usage(
-                        "unknown option '\(printable(name))'\(suggestion); see '\(helpCommandLine(subcommand))'")
+                    throw fail("unknown option '\(printable(name))'\(suggestion)")
                 }
                 switch spec.option {
                 case .help: helpRequested = true
@@ -87,11 +117,11 @@ package enum Parser {
                 } else {
                     let names = Subcommand.allCases.map(\.rawValue) + ["help"]
                     let suggestion = closest(to: argument, among: names).map { "; did you mean '\($0)'?" } ?? ""
-                    throw .usage("unknown subcommand '\(printable(argument))'\(suggestion); see 'keyid --help'")
+                    throw usageError("unknown subcommand '\(printable(argument))'\(suggestion)", nil)
                 }
             } else if helpCommand, subcommand == nil {
                 guard let known = Subcommand(rawValue: argument) else {
-                    throw .usage("no help for '\(printable(argument))': it is not a subcommand; see 'keyid --help'")
+                    throw usageError("no help for '\(printable(argument))': it is not a subcommand", nil)
                 }
                 subcommand = known
             } else if takesArgument() {
@@ -101,64 +131,19 @@ package enum Parser {
             }
         }
 
-        if versionRequested, !helpRequested, !helpCommand { return .version }
-        if helpRequested || helpCommand { return .help(subcommand) }
-        guard let subcommand else {
-            if !given.isEmpty {
-                throw .usage("'\(given[0].spelling)' needs a subcommand before it; see 'keyid --help'")
-            }
-            let names = Subcommand.allCases.map(\.rawValue)
-            throw .usage(
-                "missing subcommand (\(names.dropLast().joined(separator: ", ")) or \(names.last!)); see 'keyid --help'"
-            )
-        }
-        let spec = CommandTable.spec(for: subcommand)
-        if let placeholder = spec.argument, options.argument == nil {
-            throw .usage("'\(subcommand.rawValue)' needs \(placeholder); see 'keyid \(subcommand.rawValue) --help'")
-        }
-        for (option, spelling) in given where !spec.options.contains(where: { $0.option == option.option }) {
-            throw .usage(
-                "option '\(spelling)' does not apply to '\(subcommand.rawValue)'; see 'keyid \(subcommand.rawValue) --help'"
-            )
-        }
-        for (option, value) in options.values {
-            guard let optionSpec = spec.options.first(where: { $0.option == option }),
-                !optionSpec.choices.isEmpty, !optionSpec.choices.contains(value)
-            else { continue }
-            if option == .value {
-                throw .usage(
-                    "--value only reads the new ID from standard input: use '--value -'; see 'keyid rotate --help'")
-            }
-            throw .usage(
-                "invalid \(optionSpec.flag) '\(printable(value))': expected \(optionSpec.choices.joined(separator: ", ")); see 'keyid \(subcommand.rawValue) --help'"
-            )
-        }
-        if let text = options.values[.timeout] {
-            do {
-                options.timeout = try parseTimeout(text, source: "--timeout")
-            } catch {
-                throw .usage("\(error.message); see 'keyid \(subcommand.rawValue) --help'")
-            }
-        }
-        return .run(subcommand, options)
-    }
-
-    /// Parses a timeout in seconds: a positive decimal number up to ``CommandTable/maximumTimeout``.
-    package static func parseTimeout(_ text: String, source: String) throws(KeyIDError) -> Double {
-        let digits = text.utf8.filter { $0 != UInt8(ascii: ".") }
-        guard !text.isEmpty, text.utf8.count <= 16, digits.allSatisfy({ (0x30...0x39).contains($0) }),
-            text.utf8.filter({ $0 == UInt8(ascii: ".") }).count <= 1, !digits.isEmpty,
-            let seconds = Double(text), seconds > 0, seconds <= CommandTable.maximumTimeout
-        else {
-            throw .usage(
-                "invalid \(source) '\(printable(text))': expected a number of seconds greater than 0 and at most \(Int(CommandTable.maximumTimeout))"
-            )
-        }
-        return seconds
+        return Words(
+            subcommand: subcommand, help: helpRequested || helpCommand, version: versionRequested, options: options,
+            given: given)
     }
 
     static func helpCommandLine(_ subcommand: Subcommand?) -> String {
-        subcommand.map { "keyid \($0.rawValue) --help" } ?? "keyid --help"
+        subcommand.map { "keyid \($0.rawValue) \(Option.help.flag)" } ?? "keyid \(Option.help.flag)"
+    }
+
+    /// A usage error: `message`, then the hint to the help that applies, the one way every
+    /// usage error ends.
+    static func usageError(_ message: String, _ subcommand: Subcommand?) -> KeyIDError {
+        .usage("\(message); see '\(helpCommandLine(subcommand))'")
     }
 
     /// A user's text made safe to echo on one line: unsafe characters escaped (see

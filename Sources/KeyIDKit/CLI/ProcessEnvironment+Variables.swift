@@ -3,10 +3,4 @@ extension ProcessEnvironment {
     func value(_ variable: EnvironmentVariable) throws(KeyIDError) -> String? {
         try value(variable.rawValue)
     }
-
-    /// A variable's value when it is an absolute path.
-    func absolutePath(_ variable: EnvironmentVariable) throws(KeyIDError) -> String? {
-        guard let value = try value(variable), value.hasPrefix("/") else { return nil }
-        return value
-    }
 }

@@ -20,59 +20,58 @@ package struct Settings: Equatable, Sendable {
     /// `--user` or `KEYID_USER`: the user root acts for.
     package var user: String?
 
-    /// Flags win over `KEYID_*` variables, which win over the built-in defaults.
-    package init(options: ParsedOptions, environment: ProcessEnvironment) throws(KeyIDError) {
+    /// Flags win over `KEYID_*` variables, which win over the built-in defaults. Only the
+    /// variables `subcommand` reads are read and checked.
+    package init(_ subcommand: Subcommand, options: ParsedOptions, environment processEnvironment: ProcessEnvironment)
+        throws(KeyIDError)
+    {
+        let spec = CommandTable.spec(for: subcommand)
+        let environment = SubcommandEnvironment(spec: spec, environment: processEnvironment)
         let service = try Self.pick(options.values[.service], .service, ItemKey.defaultService, environment)
         let serviceGiven = options.values[.service] != nil || service.source != nil
         let account = try Self.pick(options.values[.account], .account, ItemKey.defaultAccount, environment)
         key = try ItemKey(
             service: service.value, account: account.value, origins: (service.source, account.source))
-        format = options.values[.format].flatMap(IDFormat.init(rawValue:)) ?? .uuid
+        format = options.format ?? .uuid
         json = options.flags.contains(.json)
         create = options.flags.contains(.create)
         force = options.flags.contains(.force)
-        valueFromInput = options.values[.value] == "-"
+        valueFromInput = options.values[.value] != nil
         allowPrompt = !options.flags.contains(.noPrompt)
         if let seconds = options.timeout {
             timeout = seconds
         } else if let text = try environment.value(.timeout), !text.isEmpty {
-            timeout = try Parser.parseTimeout(text, source: EnvironmentVariable.timeout.rawValue)
+            timeout = try OptionValues.timeout(text, source: EnvironmentVariable.timeout.rawValue)
         } else {
             timeout = CommandTable.defaultTimeout
         }
         show = options.flags.contains(.show)
         serviceFilter = serviceGiven ? service.value : nil
-        application = try options.values[.derive].map { text throws(KeyIDError) in
-            try Self.application(text, source: "--derive")
+        application = options.application
+        // A variable is read only when its flag was not given.
+        if let given = options.onClone {
+            onClone = given
+        } else {
+            onClone = try Self.choice(.onClone, environment) ?? .warn
         }
-        if let argument = options.argument {
-            application = try Self.application(argument, source: "the application ID")
+        if let given = options.backend {
+            backend = given
+        } else {
+            backend = try Self.choice(.backend, environment) ?? .secretService
         }
-        if valueFromInput, application != nil {
-            throw .usage("--value and --derive cannot be combined")
+        if let given = options.collection {
+            collection = given
+        } else {
+            collection = try Self.name(.collection, environment)
         }
-        onClone = try Self.choice(options.values[.onClone], .onClone, environment) ?? .warn
-        backend = try Self.choice(options.values[.backend], .backend, environment) ?? .secretService
-        collection = try Self.name(options.values[.collection], .collection, environment, what: "--collection")
-        user = try Self.name(options.values[.user], .user, environment, what: "--user")
-        try Self.checkSecretBackend(environment)
+        if let given = options.user { user = given } else { user = try Self.name(.user, environment) }
+        if spec.takes(.backend) { try Self.checkSecretBackend(processEnvironment) }
     }
 
-    /// An application ID: 128 bits in any ID form, not all zeros.
-    static func application(_ text: String, source: String) throws(KeyIDError) -> DeviceID {
-        guard let id = DeviceID(text) else {
-            throw .usage(
-                "\(source) '\(Parser.printable(text))' is not a 128-bit ID (32 hex digits, a UUID or a urn:uuid: URN, not all zeros)"
-            )
-        }
-        return id
-    }
-
-    /// A flag's value, else an environment variable's, as one of a fixed set of choices.
+    /// A non-empty variable's value, as one of a fixed set of choices.
     private static func choice<T: RawRepresentable & CaseIterable>(
-        _ flag: String?, _ variable: EnvironmentVariable, _ environment: ProcessEnvironment
+        _ variable: EnvironmentVariable, _ environment: SubcommandEnvironment
     ) throws(KeyIDError) -> T? where T.RawValue == String {
-        if let flag { return T(rawValue: flag) }
         guard let text = try environment.value(variable), !text.isEmpty else { return nil }
         guard let value = T(rawValue: text) else {
             throw .usage(
@@ -82,28 +81,16 @@ package struct Settings: Equatable, Sendable {
         return value
     }
 
-    /// A flag's value, else a non-empty environment variable's, as a name: not empty, no
-    /// control characters.
-    private static func name(
-        _ flag: String?, _ variable: EnvironmentVariable, _ environment: ProcessEnvironment, what: String
-    ) throws(KeyIDError) -> String? {
-        let value: String?
-        let source: String
-        if let flag {
-            (value, source) = (flag, what)
-        } else {
-            (value, source) = (try environment.value(variable), variable.rawValue)
-        }
-        guard let value, flag != nil || !value.isEmpty else { return nil }
-        if value.isEmpty { throw .usage("\(source) is empty") }
-        if value.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
-            throw .usage("\(source) '\(Parser.printable(value))' contains a control character")
-        }
-        return value
+    /// A non-empty variable's value, as a name (see ``OptionValues/name(_:source:)``).
+    private static func name(_ variable: EnvironmentVariable, _ environment: SubcommandEnvironment)
+        throws(KeyIDError) -> String?
+    {
+        guard let text = try environment.value(variable), !text.isEmpty else { return nil }
+        return try OptionValues.name(text, source: variable.rawValue)
     }
 
     private static func pick(
-        _ flag: String?, _ variable: EnvironmentVariable, _ fallback: String, _ environment: ProcessEnvironment
+        _ flag: String?, _ variable: EnvironmentVariable, _ fallback: String, _ environment: SubcommandEnvironment
     ) throws(KeyIDError) -> (value: String, source: String?) {
         if let flag { return (flag, nil) }
         if let value = try environment.value(variable) { return (value, variable.rawValue) }

@@ -12,6 +12,13 @@ public struct DeviceID: Hashable, Sendable {
         self.bytes = bytes
     }
 
+    /// A fresh random version-4 UUID from the system's random numbers: the one source of the
+    /// IDs keyid mints.
+    package static func random() -> DeviceID {
+        var generator = SystemRandomNumberGenerator()
+        return random(using: &generator)
+    }
+
     /// A fresh random version-4 UUID.
     public static func random<G: RandomNumberGenerator>(using generator: inout G) -> DeviceID {
         var bytes = [UInt8](repeating: 0, count: 16)

@@ -1,18 +1,3 @@
-/// An ID as found in (or just written to) a store.
-public struct DeviceRecord: Equatable, Sendable {
-    /// The ID.
-    public var id: DeviceID
-    /// The service and account it is stored for.
-    public var key: ItemKey
-    /// The item the ID lives in.
-    public var item: StoredItem
-    /// How many other items matched the same service and account.
-    public var duplicates: Int
-    /// Whether the item is bound to another machine: the keyed hash of the machine ID stored
-    /// beside it is not this machine's.
-    public var cloned = false
-}
-
 /// The use cases: get, create, get-or-create, rotate, delete and list, over any
 /// ``SecretStore``.
 ///
@@ -135,34 +120,5 @@ package struct DeviceIDUseCases {
             ($0.key?.service ?? "", $0.key?.account ?? "", $0.created ?? 0, $0.handle)
                 < ($1.key?.service ?? "", $1.key?.account ?? "", $1.created ?? 0, $1.handle)
         }
-    }
-}
-
-/// Which of several items matching one key holds the ID: the one created first; items
-/// created in the same second are ordered by handle (for the Secret Service, the D-Bus
-/// object path, comparing a trailing item number as a number). The provider's own order is
-/// never used.
-package enum DuplicateRule {
-    /// The item the rule chooses, or `nil` when there is none.
-    package static func choose(_ items: [StoredItem]) -> StoredItem? {
-        items.min { a, b in
-            let ca = a.created ?? .max
-            let cb = b.created ?? .max
-            if ca != cb { return ca < cb }
-            return handleOrder(a.handle, b.handle)
-        }
-    }
-
-    static func handleOrder(_ a: String, _ b: String) -> Bool {
-        let (pa, na) = split(a)
-        let (pb, nb) = split(b)
-        if pa != pb { return pa < pb }
-        if let na, let nb, na != nb { return na < nb }
-        return a < b
-    }
-
-    private static func split(_ handle: String) -> (Substring, UInt64?) {
-        guard let slash = handle.lastIndex(of: "/") else { return (handle[...], UInt64(handle)) }
-        return (handle[..<slash], UInt64(handle[handle.index(after: slash)...]))
     }
 }

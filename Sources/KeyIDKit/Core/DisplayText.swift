@@ -5,7 +5,7 @@ package enum DisplayText {
     /// controls (U+202A–U+202E, U+2066–U+2069) and other format characters, line and
     /// paragraph separators (U+2028, U+2029), and spaces other than the plain one.
     package static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { return true }
+        if isControl(scalar) { return true }
         if scalar.isASCII { return false }
         switch scalar.properties.generalCategory {
         case .format, .lineSeparator, .paragraphSeparator, .spaceSeparator, .control, .privateUse, .surrogate,
@@ -14,6 +14,12 @@ package enum DisplayText {
         default:
             return false
         }
+    }
+
+    /// Whether a character is a control character (C0, DEL or C1): what no name keyid
+    /// accepts may hold.
+    package static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// `text` with every unsafe character written as `\u{...}`.

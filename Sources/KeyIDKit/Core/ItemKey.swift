@@ -74,7 +74,7 @@ public struct ItemKey: Hashable, Sendable, CustomStringConvertible {
         if name.utf8.count > maximumLength {
             throw .usage("\(origin) is \(name.utf8.count) bytes long; the limit is \(maximumLength)")
         }
-        if name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+        if name.unicodeScalars.contains(where: DisplayText.isControl) {
             throw .usage("\(origin) contains a control character")
         }
     }

@@ -78,18 +78,25 @@ public enum KeyIDError: Error, Equatable, Sendable {
     /// The process exit status for this outcome: ``status``'s number.
     public var exitCode: Int32 { status.rawValue }
 
-    /// One line for standard error, without the `keyid: ` prefix.
+    /// One sentence for a person: what went wrong and, in the library's terms, what to do.
+    /// (The `keyid` command says what to do in its own terms.)
     public var message: String {
+        guard let advice = libraryAdvice else { return fact }
+        return fact + advice
+    }
+
+    /// What went wrong, without what to do about it when the advice depends on who asks
+    /// (``libraryAdvice``); for the other outcomes, the whole sentence.
+    package var fact: String {
         switch self {
         case .usage(let text), .locked(let text), .timedOut(let text):
             return text
         case .notFound(let key):
             return "no ID is stored for \(key)"
         case .alreadyExists(let key):
-            return "an ID is already stored for \(key); read it with 'keyid get' or replace it with 'keyid rotate'"
+            return "an ID is already stored for \(key)"
         case .unavailable(.noBus(let detail)):
-            return
-                "no D-Bus session bus (\(detail)); start keyid inside a login session or set DBUS_SESSION_BUS_ADDRESS; machines without one can use --backend file"
+            return "no D-Bus session bus (\(detail))"
         case .unavailable(.noProvider):
             return
                 "no Secret Service on the session bus: nothing provides org.freedesktop.secrets; start gnome-keyring-daemon, KeePassXC or KWallet"
@@ -102,51 +109,31 @@ public enum KeyIDError: Error, Equatable, Sendable {
                 + (available.isEmpty ? "none" : available.joined(separator: ", "))
         case .unavailable(.temporaryKeyring(let keyring)):
             return
-                "\(keyring) is temporary: the Secret Service keeps it only in memory, so an ID stored there is lost at logout and the next login silently gets a new one; make a keyring that is saved to disk the default (log in with a password that unlocks the 'login' keyring, or create one in Seahorse), choose one with --collection, or use --backend file"
+                "\(keyring) is temporary: the Secret Service keeps it only in memory, so an ID stored there is lost at logout and the next login silently gets a new one; make a keyring that is saved to disk the default (log in with a password that unlocks the 'login' keyring, or create one in Seahorse)"
         case .invalidStoredValue(let key):
-            return "the item for \(key) does not hold a valid ID; replace it with 'keyid rotate'"
+            return "the item for \(key) does not hold a valid ID"
         case .failed(.keyring(let failure)):
             return failure.description
         case .failed(.lockFile(let text)), .failed(.fileBackend(let text)), .failed(.machineID(let text)),
             .failed(.user(let text)):
             return text
         case .cloned(let key):
-            return
-                "the ID for \(key) was stored on another machine (a cloned disk or a restored home directory?); replace it with 'keyid rotate' or run with --on-clone rotate"
+            return "the ID for \(key) was stored on another machine (a cloned disk or a restored home directory?)"
         }
     }
-}
 
-/// The exit statuses of keyid, the one list the help, the manual page and the README show.
-public enum ExitStatus: Int32, CaseIterable, Sendable {
-    case success = 0
-    case notFound = 1
-    case usage = 2
-    case alreadyExists = 3
-    case locked = 4
-    case unavailable = 5
-    case timedOut = 6
-    case invalidStoredValue = 7
-    case failure = 8
-    case cloned = 9
-
-    /// What the status means, in one line.
-    package var meaning: String {
+    /// What to do, in the library's terms, for the outcomes whose ``fact`` leaves it out.
+    private var libraryAdvice: String? {
         switch self {
-        case .success: return "success"
-        case .notFound: return "no ID is stored"
-        case .usage: return "usage error: unknown option, missing or invalid argument, invalid name or value"
-        case .alreadyExists: return "create: an ID is already stored"
-        case .locked: return "the keyring is locked and was not unlocked"
-        case .unavailable:
+        case .alreadyExists: return "; read it, or replace it with a rotation"
+        case .unavailable(.noBus):
             return
-                "no Secret Service: no session bus, no provider, no such keyring, or only a temporary one to write to"
-        case .timedOut: return "timed out"
-        case .invalidStoredValue: return "the stored value is not a valid ID"
-        case .failure:
-            return
-                "any other failure of the keyring, the lock file, the file backend, the machine ID, acting as another user, or writing the output"
-        case .cloned: return "--on-clone fail: the ID was stored on another machine"
+                "; run inside a login session or set DBUS_SESSION_BUS_ADDRESS; machines without one can keep IDs in files"
+        case .unavailable(.temporaryKeyring):
+            return ", choose another keyring as the collection, or keep IDs in files"
+        case .invalidStoredValue: return "; a rotation replaces it"
+        case .cloned: return "; a rotation, or the clone policy rotate, replaces it"
+        default: return nil
         }
     }
 }

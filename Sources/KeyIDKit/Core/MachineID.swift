@@ -6,7 +6,8 @@ package struct MachineID: Sendable {
 
     let bytes: [UInt8]
 
-    /// Parses the 32 lowercase hex digits of machine-id(5); `nil` for anything else.
+    /// Parses the 32 hex digits of machine-id(5) (in either letter case, as systemd reads
+    /// them), then any trailing newlines and spaces; `nil` for anything else.
     package init?(text: some Collection<UInt8>) {
         var lines = Array(text)
         while let last = lines.last, last == 0x0A || last == 0x20 { lines.removeLast() }

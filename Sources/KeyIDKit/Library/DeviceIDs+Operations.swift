@@ -17,17 +17,32 @@ extension DeviceIDs {
 
         /// One sentence about `key` for a person, without a "warning:" prefix.
         public func message(for key: ItemKey) -> String {
+            fact(for: key) + libraryAdvice
+        }
+
+        /// What the warning says about `key`, without what to do about it (``libraryAdvice``).
+        package func fact(for key: ItemKey) -> String {
             switch self {
             case .duplicates(let count):
-                return "\(count) items match \(key); using the oldest; 'keyid rotate' keeps only one"
+                return "\(count) items match \(key); using the oldest"
             case .storedOnAnotherMachine:
                 return
-                    "the ID for \(key) was stored on another machine (a cloned disk or a restored home directory?); 'keyid rotate' or --on-clone rotate replaces it"
+                    "the ID for \(key) was stored on another machine (a cloned disk or a restored home directory?)"
             case .replacedClone:
                 return "replaced the ID for \(key), which was stored on another machine"
             case .temporaryKeyring:
                 return
-                    "the ID for \(key) is kept in a temporary keyring, only in memory: it is lost at logout, and the next login gets a new one; run 'keyid doctor' to see how to fix it"
+                    "the ID for \(key) is kept in a temporary keyring, only in memory: it is lost at logout, and the next login gets a new one"
+            }
+        }
+
+        /// What to do, in the library's terms.
+        private var libraryAdvice: String {
+            switch self {
+            case .duplicates: return "; a rotation keeps only one"
+            case .storedOnAnotherMachine: return "; a rotation, or the clone policy rotate, replaces it"
+            case .replacedClone: return ""
+            case .temporaryKeyring: return "; a diagnosis says how to fix it"
             }
         }
     }

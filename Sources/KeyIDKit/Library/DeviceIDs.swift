@@ -86,25 +86,31 @@ public final class DeviceIDs: Sendable {
         // The session's variables as they are now: later changes to the process environment
         // (or another thread's setenv) do not reach the instance.
         let environment = ProcessEnvironment.snapshot(of: SystemVariable.allCases.map(\.rawValue))
-        let makeStore: () throws(KeyIDError) -> any SecretStore
-        switch backend {
-        case .secretService: makeStore = { Self.secretServiceStore(options, environment) }
-        case .file(let directory): makeStore = { FileStore(directory: directory) }
-        }
         self.init(
-            options: options, store: makeStore,
+            options: options, store: { Self.store(for: backend, options, environment) },
             serializer: LockFileSerializer(waitingAtMost: options.timeout) { () throws(KeyIDError) in
                 try Locations.lockDirectory(environment)
             },
-            generate: {
-                var generator = SystemRandomNumberGenerator()
-                return DeviceID.random(using: &generator)
-            },
-            machineID: { () throws(KeyIDError) in try MachineID.read(from: MachineID.defaultPath) })
+            generate: DeviceID.random,
+            machineID: { () throws(KeyIDError) in
+                try SystemFailure.reported { () throws(SystemFailure) in try MachineID.read(from: MachineID.defaultPath)
+                }
+            })
     }
 
-    /// The Secret Service store `options` describe, on the bus `environment` leads to: the
-    /// one both the library and the `keyid` command use. The command hands GLib the address
+    /// The store `backend` and `options` describe: the one both the library and the `keyid`
+    /// command use (see ``secretServiceStore(_:_:handover:)``).
+    package static func store(
+        for backend: Backend, _ options: Options, _ environment: ProcessEnvironment,
+        handover: SessionBus.Handover = .asGLibFindsIt
+    ) -> any SecretStore {
+        switch backend {
+        case .secretService: return secretServiceStore(options, environment, handover: handover)
+        case .file(let directory): return FileStore(directory: directory)
+        }
+    }
+
+    /// The Secret Service store `options` describe, on the bus `environment` leads to. The command hands GLib the address
     /// it found (`handover` `.export`); a library uses the session bus as GLib finds it.
     package static func secretServiceStore(
         _ options: Options, _ environment: ProcessEnvironment, handover: SessionBus.Handover = .asGLibFindsIt
@@ -147,8 +153,12 @@ public final class DeviceIDs: Sendable {
     ) {
         self.options = options
         state = ThreadLock(
-            Parts(makeStore: store, serializer: serializer, generate: generate, machineID: Self.once(machineID)))
+            Parts(makeStore: store, serializer: serializer, generate: generate, machineID: machineID))
     }
+
+    /// The timeout of ``Options`` unless one is given (the one place it is written: the
+    /// initialiser's default), and of the `keyid` command.
+    package static let defaultTimeout = Options().timeout
 
     /// The longest timeout: what `poll` can wait in one call (about 24 days).
     static let longestTimeout = Duration.milliseconds(Int32.max)
@@ -170,7 +180,7 @@ public final class DeviceIDs: Sendable {
         let makeStore: () throws(KeyIDError) -> any SecretStore
         let serializer: any WriteSerializer
         let generate: () -> DeviceID
-        /// This machine's ID (read at most once: see ``once(_:)``).
+        /// Reads this machine's ID; called at most once, for the ``binding`` it is kept as.
         let machineID: () throws(KeyIDError) -> MachineID
         var store: (any SecretStore)?
         /// The machine binding (an HMAC of the machine ID), once worked out; `.some(nil)` when

@@ -1,33 +1,5 @@
-/// The variables of the session keyid runs in that say where things are. (The command
-/// table describes them for the help and the manual page.)
-package enum SystemVariable: String, CaseIterable, Sendable {
-    case stateHome = "XDG_STATE_HOME"
-    case sessionBus = "DBUS_SESSION_BUS_ADDRESS"
-    case secretBackend = "SECRET_BACKEND"
-    case runtimeDirectory = "XDG_RUNTIME_DIR"
-    case cacheHome = "XDG_CACHE_HOME"
-    case home = "HOME"
-    case user = "USER"
-    case logName = "LOGNAME"
-    case configHome = "XDG_CONFIG_HOME"
-    case dataHome = "XDG_DATA_HOME"
-}
-
-extension ProcessEnvironment {
-    /// A variable's value; see ``value(_:)-(String)``.
-    func value(_ variable: SystemVariable) throws(KeyIDError) -> String? {
-        try value(variable.rawValue)
-    }
-
-    /// A variable's value when it is an absolute path.
-    func absolutePath(_ variable: SystemVariable) throws(KeyIDError) -> String? {
-        guard let value = try value(variable), value.hasPrefix("/") else { return nil }
-        return value
-    }
-}
-
-/// Where keyid finds the session bus and keeps its lock and files, from the environment a run
-/// sees: the rules for a desktop session, ssh, cron and `env -i` alike.
+/// Where keyid finds the session bus, its lock and the user's home, from the environment a
+/// run sees: the rules for a desktop session, ssh, cron and `env -i` alike.
 enum Locations {
     /// The session bus: `DBUS_SESSION_BUS_ADDRESS` when set, else `$XDG_RUNTIME_DIR/bus`, else
     /// `/run/user/UID/bus`, each only when it is a socket of the user's. Never a bus that
@@ -83,14 +55,9 @@ enum Locations {
     /// (cron and `env -i` may leave `HOME` unset).
     static func home(_ environment: ProcessEnvironment) throws(KeyIDError) -> String? {
         if let home = try environment.absolutePath(.home) { return home }
-        return try UserAccount.withUID(UserAccount.effectiveUID)?.home
+        return try SystemFailure.reported { () throws(SystemFailure) in
+            try UserAccount.withUID(UserAccount.effectiveUID)?.home
+        }
     }
 
-    /// The file backend's directory the environment points to.
-    static func fileDirectory(_ environment: ProcessEnvironment) throws(KeyIDError) -> String {
-        if let state = try environment.absolutePath(.stateHome) {
-            return try FileStore.directory(stateHome: state, home: nil)
-        }
-        return try FileStore.directory(stateHome: nil, home: UserAccount.effectiveUID == 0 ? nil : home(environment))
-    }
 }

@@ -40,35 +40,40 @@ package final class LockFile {
     /// directory's parent must belong to the user or to root: whoever owns it could replace
     /// the directory, and with it the lock. Waits at most `limit` when one is given (then a
     /// lock still held is ``KeyIDError/timedOut(_:)``), else until the lock is free.
-    package static func acquire(in directory: String, waitingAtMost limit: Duration? = nil) throws(KeyIDError)
+    package static func acquire(in directory: String, waitingAtMost limit: Duration? = nil) throws(SystemFailure)
         -> LockFile
     {
-        let directoryDescriptor = try privateDirectory(directory).openCreating { parent throws(KeyIDError) in
-            if mkdir(parent, 0o700) != 0, errno != EEXIST {
-                throw .lockFile("cannot create \(parent): \(POSIX.message(errno))")
+        let directoryDescriptor = try privateDirectory(directory).openCreating { parent throws(SystemFailure) in
+            do throws(SystemCallError) {
+                try POSIX.call("mkdir") { mkdir(parent, 0o700) }
+            } catch {
+                if error.errno != EEXIST { throw failure("cannot create \(parent): \(error)", error) }
             }
         }
         defer { close(directoryDescriptor) }
         let path = directory + "/lock"
-        let descriptor = POSIX.retrying {
-            openat(directoryDescriptor, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0o600)
-        }
-        guard descriptor >= 0 else {
-            let code = errno
-            if code == ELOOP {
-                throw .lockFile("the lock file \(path) is a symbolic link; remove it")
+        let descriptor: Int32
+        do throws(SystemCallError) {
+            descriptor = try POSIX.call("openat") {
+                openat(directoryDescriptor, "lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0o600)
             }
-            throw .lockFile("cannot open the lock file \(path): \(POSIX.message(code))")
+        } catch {
+            if error.errno == ELOOP { throw failure("the lock file \(path) is a symbolic link; remove it", error) }
+            throw failure("cannot open the lock file \(path): \(error)", error)
         }
         let lock = LockFile(path: path, descriptor: descriptor)
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else {
-            throw .lockFile("cannot inspect the lock file \(path): \(POSIX.message(errno))")
+        do throws(SystemCallError) {
+            try POSIX.call("fstat") { fstat(descriptor, &info) }
+        } catch {
+            throw failure("cannot inspect the lock file \(path): \(error)", error)
         }
         try checkFile(info, path)
         guard let limit else {
-            guard POSIX.retrying({ flock(descriptor, LOCK_EX) }) == 0 else {
-                throw .lockFile("cannot lock \(path): \(POSIX.message(errno))")
+            do throws(SystemCallError) {
+                try POSIX.call("flock") { flock(descriptor, LOCK_EX) }
+            } catch {
+                throw failure("cannot lock \(path): \(error)", error)
             }
             return lock
         }
@@ -79,13 +84,18 @@ package final class LockFile {
     /// Takes the lock on `descriptor` within `limit`, trying again at growing intervals (up
     /// to 20 ms): no signal, timer or thread is needed, so it suits a library in someone
     /// else's process.
-    private static func wait(for descriptor: Int32, _ path: String, _ limit: Duration) throws(KeyIDError) {
+    private static func wait(for descriptor: Int32, _ path: String, _ limit: Duration) throws(SystemFailure) {
         let deadline = MonotonicInstant.now + limit
         var pause = Duration.milliseconds(1)
-        while POSIX.retrying({ flock(descriptor, LOCK_EX | LOCK_NB) }) != 0 {
-            guard errno == EWOULDBLOCK else { throw .lockFile("cannot lock \(path): \(POSIX.message(errno))") }
+        while true {
+            do throws(SystemCallError) {
+                try POSIX.call("flock") { flock(descriptor, LOCK_EX | LOCK_NB) }
+                return
+            } catch {
+                guard error.errno == EWOULDBLOCK else { throw failure("cannot lock \(path): \(error)", error) }
+            }
             guard MonotonicInstant.now < deadline else {
-                throw .timedOut("another keyid run held the lock \(path) for longer than \(limit)")
+                throw SystemFailure(.timedOut("another keyid run held the lock \(path) for longer than \(limit)"))
             }
             POSIX.sleep(min(pause, deadline - MonotonicInstant.now))
             pause = min(pause * 2, .milliseconds(20))
@@ -94,7 +104,7 @@ package final class LockFile {
 
     /// Checks, without creating or locking anything, that ``acquire(in:)`` would accept
     /// `directory`; returns what it found, or throws what `acquire` would throw.
-    package static func inspect(_ directory: String) throws(KeyIDError) -> String {
+    package static func inspect(_ directory: String) throws(SystemFailure) -> String {
         let found = try privateDirectory(directory).inspect()
         let path = directory + "/lock"
         var info = stat()
@@ -104,33 +114,17 @@ package final class LockFile {
         return found
     }
 
-    private static func checkFile(_ info: stat, _ path: String) throws(KeyIDError) {
+    private static func checkFile(_ info: stat, _ path: String) throws(SystemFailure) {
         if info.st_mode & S_IFMT != S_IFREG || info.st_nlink != 1 {
-            throw .lockFile("the lock file \(path) is not a plain file (or is a symbolic link); remove it")
+            throw failure("the lock file \(path) is not a plain file (or is a symbolic link); remove it")
         }
         if info.st_uid != geteuid() {
-            throw .lockFile("the lock file \(path) belongs to user \(info.st_uid), not to you; remove it")
+            throw failure("the lock file \(path) belongs to user \(info.st_uid), not to you; remove it")
         }
     }
-}
 
-/// Serialises writes with keyid's lock file, across processes.
-package struct LockFileSerializer: WriteSerializer {
-    /// Where the lock file's directory is, asked for when a write needs it (see
-    /// ``LockFile/directory(runtimeDirectory:cacheHome:home:)``).
-    let directory: @Sendable () throws(KeyIDError) -> String
-    /// How long to wait for the lock; `nil`: as long as it takes (the command's deadline
-    /// bounds the wait).
-    let limit: Duration?
-
-    package init(waitingAtMost limit: Duration? = nil, directory: @escaping @Sendable () throws(KeyIDError) -> String) {
-        self.limit = limit
-        self.directory = directory
-    }
-
-    package func exclusively<T>(_ body: () throws(KeyIDError) -> T) throws(KeyIDError) -> T {
-        let held = try LockFile.acquire(in: directory(), waitingAtMost: limit)
-        defer { withExtendedLifetime(held) {} }
-        return try body()
+    /// A refusal, or the failed call `systemCall`, as the lock file's failure.
+    private static func failure(_ message: String, _ systemCall: SystemCallError? = nil) -> SystemFailure {
+        SystemFailure(.lockFile(message), systemCall: systemCall)
     }
 }

@@ -1,21 +1,22 @@
 import Glibc
 
-/// The one place keyid meets the C library's conventions: errno messages, retrying calls
-/// that a signal interrupted, and reading or writing a descriptor whole.
+/// The one place keyid meets the C library's conventions: a failed call as a
+/// ``SystemCallError``, retrying calls that a signal interrupted, and reading or writing a
+/// descriptor whole. Every wrapper here throws `SystemCallError`.
 enum POSIX {
-    /// The C library's description of an `errno` value (`strerror`).
-    static func message(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        return String(cString: text)
-    }
-
-    /// Calls `body` again for as long as it fails with `EINTR`; returns its last result,
-    /// with `errno` as that call left it.
-    static func retrying<Result: BinaryInteger>(_ body: () -> Result) -> Result {
+    /// Calls `body` (the C function `call`) again for as long as it fails with `EINTR`, as
+    /// swift-system's `valueOrErrno(retryOnInterrupt:)` does; returns its result, or throws
+    /// the failure when it returns -1. `close` is never retried (on Linux the descriptor is
+    /// gone whatever it returns): pass `retryingOnInterrupt: false`.
+    @discardableResult
+    static func call<Result: BinaryInteger>(
+        _ call: String, retryingOnInterrupt: Bool = true, _ body: () -> Result
+    ) throws(SystemCallError) -> Result {
         while true {
             let result = body()
-            if result == -1, errno == EINTR { continue }
-            return result
+            guard result == -1 else { return result }
+            let failure = SystemCallError.last(call)
+            if !retryingOnInterrupt || failure.errno != EINTR { throw failure }
         }
     }
 
@@ -27,43 +28,48 @@ enum POSIX {
         while nanosleep(&left, &remaining) != 0, errno == EINTR { left = remaining }
     }
 
-    /// Reads a descriptor to its end or to `limit` + 1 bytes, whichever comes first;
-    /// `nil` on a read error (with `errno` set).
-    static func readAll(_ descriptor: Int32, limit: Int) -> [UInt8]? {
+    /// Reads a descriptor to its end, or until more than `limit` bytes are read (then up to
+    /// `limit` + 4096 bytes, the last chunk whole), whichever comes first. More than `limit`
+    /// bytes means the input was too long.
+    static func readAll(_ descriptor: Int32, limit: Int) throws(SystemCallError) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while bytes.count <= limit {
-            let count = chunk.withUnsafeMutableBytes { buffer in
-                retrying { read(descriptor, buffer.baseAddress, buffer.count) }
+            let count = try call("read") {
+                chunk.withUnsafeMutableBytes { buffer in read(descriptor, buffer.baseAddress, buffer.count) }
             }
-            if count < 0 { return nil }
             if count == 0 { break }
             bytes += chunk[0..<count]
         }
         return bytes
     }
 
-    /// Writes every byte; returns 0, or the `errno` of the write that failed.
-    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 {
+    /// Writes every byte.
+    static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) throws(SystemCallError) {
         var offset = 0
         while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                retrying { write(descriptor, buffer.baseAddress! + offset, buffer.count - offset) }
+            offset += try call("write") {
+                bytes.withUnsafeBytes { buffer in write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                }
             }
-            if count < 0 { return errno }
-            offset += count
         }
-        return 0
     }
 
-    /// The whole of a small file (at most `limit` + 1 bytes are read), or the `errno` of
-    /// the call that failed.
-    static func readFile(_ path: String, limit: Int) -> Swift.Result<[UInt8], CodeError> {
-        let descriptor = retrying { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) }
-        guard descriptor >= 0 else { return .failure(CodeError(code: errno)) }
+    /// The whole of a small file (more than `limit` bytes, up to `limit` + 4096, when it is
+    /// longer; see ``readAll(_:limit:)``).
+    static func readFile(_ path: String, limit: Int) throws(SystemCallError) -> [UInt8] {
+        let descriptor = try call("open") { open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) }
         defer { close(descriptor) }
-        guard let bytes = readAll(descriptor, limit: limit) else { return .failure(CodeError(code: errno)) }
-        return .success(bytes)
+        return try readAll(descriptor, limit: limit)
+    }
+
+    /// The next entry of a directory stream (`readdir`), or `nil` at its end.
+    static func nextEntry(_ stream: OpaquePointer) throws(SystemCallError) -> UnsafeMutablePointer<dirent>? {
+        // readdir returns nil both at the end and on failure; only errno tells them apart.
+        errno = 0
+        if let entry = readdir(stream) { return entry }
+        if errno != 0 { throw SystemCallError.last("readdir") }
+        return nil
     }
 
     /// Opens `/dev/null` in place of any of descriptors 0, 1 and 2 that is closed, so that no
@@ -111,8 +117,8 @@ enum POSIX {
         return 128 + SIGPIPE
     }
 
-    /// Whether an `errno` value says the reader of a pipe went away.
-    static func isBrokenPipe(_ code: Int32) -> Bool { code == EPIPE }
+    /// Whether a failed write says the reader of a pipe went away.
+    static func isBrokenPipe(_ failure: SystemCallError) -> Bool { failure.errno == EPIPE }
 
     /// Whether a descriptor is a terminal (`isatty`).
     static func isTerminal(_ descriptor: Int32) -> Bool {
@@ -138,13 +144,7 @@ enum POSIX {
 
     /// Whether this is Windows Subsystem for Linux (its kernel names Microsoft).
     static var isWSL: Bool {
-        guard case .success(let bytes) = readFile("/proc/sys/kernel/osrelease", limit: 256) else { return false }
+        guard let bytes = try? readFile("/proc/sys/kernel/osrelease", limit: 256) else { return false }
         return String(decoding: bytes, as: UTF8.self).lowercased().contains("microsoft")
-    }
-
-    /// An `errno` value, as an error.
-    struct CodeError: Error {
-        var code: Int32
-        var message: String { POSIX.message(code) }
     }
 }

@@ -2,26 +2,6 @@ import Glibc
 
 /// Somewhere text goes: standard output, standard error, or a buffer in tests.
 package protocol TextSink: AnyObject, Sendable {
-    /// Writes all of `text`; returns 0, or the `errno` of the write that failed.
-    @discardableResult
-    func write(_ text: String) -> Int32
-}
-
-/// Writes to a file descriptor, all of it, retrying on interruption.
-package final class FileDescriptorSink: TextSink {
-    package let descriptor: Int32
-    /// Whether the descriptor was closed when the process started (and now holds
-    /// `/dev/null`, see ``POSIX/reopenClosedStandardDescriptors()``): writes fail with `EBADF`,
-    /// as they would have, rather than vanish.
-    package let wasClosed: Bool
-
-    package init(descriptor: Int32, wasClosed: Bool = false) {
-        self.descriptor = descriptor
-        self.wasClosed = wasClosed
-    }
-
-    @discardableResult
-    package func write(_ text: String) -> Int32 {
-        wasClosed ? EBADF : POSIX.writeAll(descriptor, Array(text.utf8))
-    }
+    /// Writes all of `text`.
+    func write(_ text: String) throws(SystemCallError)
 }

@@ -6,8 +6,8 @@ struct CommandResult {
     var notices: [String] = []
     /// The exit status; only `doctor` reports a failure this way, with its output.
     var status: Int32 = 0
-    /// The `errno` of a failed write of output the command wrote as it went (`doctor`).
-    var streamFailure: Int32 = 0
+    /// The failed write of output the command wrote as it went (`doctor`).
+    var streamFailure: SystemCallError?
     /// What the run changed in the keyring before printing, for a message when the output
     /// cannot be written, e.g. "a new ID was stored".
     var change: String?
@@ -18,17 +18,15 @@ struct CommandResult {
         if settings.json {
             let text = record.id.formatted(settings.format == .env ? .uuid : settings.format)
             output =
-                JSONText.object([
-                    ("id", text), ("service", record.key.service), ("account", record.key.account),
-                    ("label", record.item.label), ("created", record.item.created.map(Timestamp.iso8601)),
-                    ("modified", record.item.modified.map(Timestamp.iso8601)),
+                JSONKey.object([
+                    .id: text, .service: record.key.service, .account: record.key.account, .label: record.item.label,
+                    .created: record.item.created.map(Timestamp.iso8601),
+                    .modified: record.item.modified.map(Timestamp.iso8601),
                 ]) + "\n"
         } else {
             output = record.id.formatted(settings.format) + "\n"
         }
-        notices = reading.warnings.map { warning in
-            (warning == .replacedClone ? "" : "warning: ") + warning.message(for: record.key)
-        }
+        notices = reading.warnings.map { CommandLineText.line($0, for: record.key) }
     }
 
     init(output: String?, notices: [String] = [], status: Int32 = 0) {

@@ -7,20 +7,21 @@ enum DoctorCommand {
     {
         var failure: Check?
         func report(_ check: Check) {
+            let check = advise(check)
             if check.status == .fail, failure == nil { failure = check }
             emit(
                 TextTable.pad(check.status.rawValue, 8) + TextTable.pad(check.name, nameWidth + 2) + check.detail + "\n"
             )
         }
         report(.ok("backend", settings.backend.rawValue))
-        try ids.diagnose { report(advise($0)) }
+        try ids.diagnose { report($0) }
         let storeFailed = failure != nil
         report(lockDirectory(context.environment))
         do throws(KeyIDError) {
             _ = try context.machineID()
             report(.ok("machine ID", "readable; new IDs are bound to this machine"))
         } catch {
-            report(.warning("machine ID", "\(error.message); clone detection is off"))
+            report(.warning("machine ID", "\(CommandLineText.line(error)); clone detection is off"))
         }
         if !storeFailed {
             report(storedID(settings.key, ids))
@@ -31,10 +32,12 @@ enum DoctorCommand {
     /// The width names are padded to: that of the longest usual one ("default keyring").
     static let nameWidth = 15
 
-    /// A failed check with the fix for where keyid runs: ssh and cron sessions, root, WSL.
+    /// A failed check in the command line's words, with the fix for where keyid runs: ssh and
+    /// cron sessions, root, WSL.
     static func advise(_ check: Check) -> Check {
         guard check.status == .fail else { return check }
         var check = check
+        if let error = check.error { check.detail = CommandLineText.line(error) }
         let uid = UserAccount.effectiveUID
         if case .unavailable(.noBus) = check.error {
             if uid != 0 {
@@ -55,7 +58,9 @@ enum DoctorCommand {
     static func lockDirectory(_ environment: ProcessEnvironment) -> Check {
         do throws(KeyIDError) {
             let directory = try Locations.lockDirectory(environment)
-            return .ok("lock directory", try LockFile.inspect(directory))
+            return .ok(
+                "lock directory",
+                try SystemFailure.reported { () throws(SystemFailure) in try LockFile.inspect(directory) })
         } catch {
             return .fail("lock directory", error)
         }

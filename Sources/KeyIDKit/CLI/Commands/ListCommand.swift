@@ -21,11 +21,12 @@ enum ListCommand {
             ]
         if settings.json {
             let objects = rows.map { row in
-                JSONText.object(
-                    (settings.show ? [("id", row.id)] : []) + [
-                        ("service", row.service), ("account", row.account), ("label", row.label),
-                        ("created", row.created), ("modified", row.modified),
-                    ], flags: [("addressable", row.addressable)])
+                var values: [JSONKey: String?] = [
+                    .service: row.service, .account: row.account, .label: row.label, .created: row.created,
+                    .modified: row.modified,
+                ]
+                if settings.show { values[.id] = .some(row.id) }
+                return JSONKey.object(values, flags: [("addressable", row.addressable)])
             }
             return CommandResult(output: "[" + objects.joined(separator: ",") + "]\n", notices: notices)
         }

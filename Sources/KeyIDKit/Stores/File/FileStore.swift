@@ -34,27 +34,39 @@ package final class FileStore: SecretStore {
         if let opened { close(opened.descriptor) }
     }
 
-    /// Where the files live: `<state home>/keyid`, else `/var/lib/keyid` for root, else
-    /// `<home>/.local/state/keyid` (each given only when it is an absolute path).
-    package static func directory(stateHome: String?, home: String?) throws(KeyIDError) -> String {
-        if let stateHome { return stateHome + "/keyid" }
-        if geteuid() == 0 { return "/var/lib/keyid" }
-        if let home { return home + "/.local/state/keyid" }
+    /// Root's directory when `XDG_STATE_HOME` does not name one.
+    package static let rootDirectory = "/var/lib/keyid"
+
+    /// Where the files live, from the environment: `$XDG_STATE_HOME/keyid`, else
+    /// ``rootDirectory`` for root, else `<home>/.local/state/keyid` (see
+    /// ``Locations/home(_:)``); a variable counts only when it is an absolute path.
+    package static func directory(_ environment: ProcessEnvironment) throws(KeyIDError) -> String {
+        if let state = try environment.absolutePath(.stateHome) { return state + "/keyid" }
+        if UserAccount.effectiveUID == 0 { return rootDirectory }
+        if let home = try Locations.home(environment) { return home + "/.local/state/keyid" }
         throw .fileBackend("cannot place the ID files: set XDG_STATE_HOME or HOME to an absolute path")
     }
 
     // MARK: SecretStore
 
     package func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
-        guard let files = try existingDirectory(),
-            let item = try readItem(FileNames.fileName(for: key), key: key, in: files, details: details)
-        else { return [] }
-        return [item]
+        try SystemFailure.reported { () throws(SystemFailure) in
+            guard let files = try existingDirectory(),
+                let item = try readItem(FileNames.fileName(for: key), key: key, in: files, details: details)
+            else { return [] }
+            return [item]
+        }
     }
 
     /// Every item file in the directory, or those of one service. Files whose names are
     /// not item names, and temporary files, are left out.
     package func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+        try SystemFailure.reported { () throws(SystemFailure) in
+            try managedFiles(service: service, details: details)
+        }
+    }
+
+    private func managedFiles(service: String?, details: LookupDetails) throws(SystemFailure) -> [StoredItem] {
         guard let files = try existingDirectory() else { return [] }
         var items: [StoredItem] = []
         for name in try files.entryNames() {
@@ -69,26 +81,36 @@ package final class FileStore: SecretStore {
     }
 
     package func add(_ id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError) {
-        let files = try directoryCreatingIfNeeded()
-        files.removeStaleTemporaries(now: now())
-        let time = now()
-        let record = FileRecord(
-            secret: Array(id.uuidString.utf8), label: key.label, created: time, modified: time,
-            attributes: key.storedAttributes(binding: binding))
-        try files.write(
-            record.serialized(), to: FileNames.fileName(for: key), unlessTaken: .alreadyExists(key))
+        try SystemFailure.reported { () throws(SystemFailure) in
+            let files = try directoryCreatingIfNeeded()
+            files.removeStaleTemporaries(now: now())
+            let time = now()
+            let record = FileRecord(
+                secret: Array(id.uuidString.utf8), label: key.label, created: time, modified: time,
+                attributes: key.storedAttributes(binding: binding))
+            try files.write(
+                record.serialized(), to: FileNames.fileName(for: key), unlessTaken: .alreadyExists(key))
+        }
     }
 
     /// Rewrites the item's file once, with the new value and keyid's attributes.
     package func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?)
         throws(KeyIDError)
     {
+        try SystemFailure.reported { () throws(SystemFailure) in
+            try rewrite(item, with: id, for: key, binding: binding)
+        }
+    }
+
+    private func rewrite(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?)
+        throws(SystemFailure)
+    {
         let name = try fileName(of: item)
         guard FileNames.fileName(for: key) == name else {
-            throw .fileBackend("cannot move the ID in \(item.handle) to another service or account")
+            throw ItemDirectory.failure("cannot move the ID in \(item.handle) to another service or account")
         }
         guard let files = try existingDirectory(), let (bytes, mtime) = try files.read(name) else {
-            throw .fileBackend("cannot update \(item.handle): it no longer exists")
+            throw ItemDirectory.failure("cannot update \(item.handle): it no longer exists")
         }
         var record: FileRecord
         if let parsed = FileRecord(parsing: bytes), Self.belongs(parsed, to: name) {
@@ -106,8 +128,10 @@ package final class FileStore: SecretStore {
     }
 
     package func delete(_ item: StoredItem) throws(KeyIDError) {
-        let name = try fileName(of: item)
-        try existingDirectory()?.remove(name)
+        try SystemFailure.reported { () throws(SystemFailure) in
+            let name = try fileName(of: item)
+            try existingDirectory()?.remove(name)
+        }
     }
 
     // MARK: Items and their files
@@ -115,7 +139,7 @@ package final class FileStore: SecretStore {
     /// The item in file `name`, or `nil` when there is no such file. `key` is the item's
     /// key when the name tells it.
     private func readItem(_ name: String, key: ItemKey?, in files: ItemDirectory, details: LookupDetails)
-        throws(KeyIDError) -> StoredItem?
+        throws(SystemFailure) -> StoredItem?
     {
         guard let (bytes, mtime) = try files.read(name) else { return nil }
         let handle = directory + "/" + name
@@ -135,13 +159,13 @@ package final class FileStore: SecretStore {
     }
 
     /// The file name an item's handle points to, which must be an item of this store.
-    private func fileName(of item: StoredItem) throws(KeyIDError) -> String {
+    private func fileName(of item: StoredItem) throws(SystemFailure) -> String {
         let prefix = directory + "/"
         if item.handle.hasPrefix(prefix) {
             let name = String(item.handle.dropFirst(prefix.count))
             if FileNames.isItemName(name) { return name }
         }
-        throw .fileBackend("\(item.handle) is not an ID file in \(directory)")
+        throw ItemDirectory.failure("\(item.handle) is not an ID file in \(directory)")
     }
 
     // MARK: The directory
@@ -153,7 +177,7 @@ package final class FileStore: SecretStore {
     }
 
     /// The directory, opened once and checked; `nil` while it does not exist.
-    fileprivate func existingDirectory() throws(KeyIDError) -> ItemDirectory? {
+    func existingDirectory() throws(SystemFailure) -> ItemDirectory? {
         if let opened { return opened }
         guard let descriptor = try privateDirectory.openExisting() else { return nil }
         opened = ItemDirectory(descriptor: descriptor, path: directory)
@@ -161,9 +185,9 @@ package final class FileStore: SecretStore {
     }
 
     /// The directory, created 0700 (with any missing parents) when it does not exist.
-    private func directoryCreatingIfNeeded() throws(KeyIDError) -> ItemDirectory {
+    func directoryCreatingIfNeeded() throws(SystemFailure) -> ItemDirectory {
         if let opened { return opened }
-        let descriptor = try privateDirectory.openCreating { parent throws(KeyIDError) in
+        let descriptor = try privateDirectory.openCreating { parent throws(SystemFailure) in
             try Self.makeDirectories(parent)
         }
         let files = ItemDirectory(descriptor: descriptor, path: directory)
@@ -172,12 +196,14 @@ package final class FileStore: SecretStore {
     }
 
     /// Creates every missing directory of `path`, mode 0700.
-    private static func makeDirectories(_ path: String) throws(KeyIDError) {
+    private static func makeDirectories(_ path: String) throws(SystemFailure) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             prefix += "/" + component
-            if mkdir(prefix, 0o700) != 0, errno != EEXIST {
-                throw .fileBackend("cannot create \(prefix): \(POSIX.message(errno))")
+            do throws(SystemCallError) {
+                try POSIX.call("mkdir") { mkdir(prefix, 0o700) }
+            } catch {
+                if error.errno != EEXIST { throw ItemDirectory.failure("cannot create \(prefix): \(error)", error) }
             }
         }
     }
@@ -185,14 +211,14 @@ package final class FileStore: SecretStore {
 
 extension FileStore: Diagnosable {
     package func diagnose(_ report: (Check) -> Void) {
-        do throws(KeyIDError) {
+        do throws(SystemFailure) {
             // The directory stays open: the store keeps it for its later calls.
             guard try existingDirectory() != nil else {
                 return report(.ok("ID directory", "\(directory) will be created on first write"))
             }
             report(.ok("ID directory", directory))
         } catch {
-            report(.fail("ID directory", error))
+            report(.fail("ID directory", error.outcome))
         }
     }
 }

@@ -23,30 +23,31 @@ struct ItemDirectory {
 
     /// A file's first ``maximumFileSize`` bytes and mtime, or `nil` when it does not exist.
     /// Symbolic links, other kinds of file and files of other users are refused.
-    func read(_ name: String) throws(KeyIDError) -> (bytes: [UInt8], mtime: UInt64)? {
+    func read(_ name: String) throws(SystemFailure) -> (bytes: [UInt8], mtime: UInt64)? {
         let file = path + "/" + name
-        let fileDescriptor = POSIX.retrying {
-            openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        }
-        guard fileDescriptor >= 0 else {
-            let code = errno
-            if code == ENOENT { return nil }
-            if code == ELOOP { throw .fileBackend("the ID file \(file) is a symbolic link; remove it") }
-            throw .fileBackend("cannot open the ID file \(file): \(POSIX.message(code))")
+        let fileDescriptor: Int32
+        do throws(SystemCallError) {
+            fileDescriptor = try POSIX.call("openat") {
+                openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+            }
+        } catch {
+            if error.errno == ENOENT { return nil }
+            if error.errno == ELOOP { throw Self.failure("the ID file \(file) is a symbolic link; remove it", error) }
+            throw Self.failure("cannot open the ID file \(file): \(error)", error)
         }
         defer { close(fileDescriptor) }
         var info = stat()
-        guard fstat(fileDescriptor, &info) == 0 else {
-            throw .fileBackend("cannot inspect the ID file \(file): \(POSIX.message(errno))")
+        try attempt("cannot inspect the ID file \(file)") { () throws(SystemCallError) in
+            try POSIX.call("fstat") { fstat(fileDescriptor, &info) }
         }
         if info.st_mode & S_IFMT != S_IFREG {
-            throw .fileBackend("the ID file \(file) is not a plain file; remove it")
+            throw Self.failure("the ID file \(file) is not a plain file; remove it")
         }
         if info.st_uid != geteuid() {
-            throw .fileBackend("the ID file \(file) belongs to user \(info.st_uid), not to you; remove it")
+            throw Self.failure("the ID file \(file) belongs to user \(info.st_uid), not to you; remove it")
         }
-        guard let bytes = POSIX.readAll(fileDescriptor, limit: Self.maximumFileSize) else {
-            throw .fileBackend("cannot read the ID file \(file): \(POSIX.message(errno))")
+        let bytes = try attempt("cannot read the ID file \(file)") { () throws(SystemCallError) in
+            try POSIX.readAll(fileDescriptor, limit: Self.maximumFileSize)
         }
         return (Array(bytes.prefix(Self.maximumFileSize)), UInt64(max(0, info.st_mtim.tv_sec)))
     }
@@ -54,7 +55,7 @@ struct ItemDirectory {
     /// Writes `bytes` to a temporary file, syncs it, moves it to `name` and syncs the
     /// directory. With `taken`, a new file: an existing one is left alone and `taken` thrown;
     /// without, the file is replaced.
-    func write(_ bytes: [UInt8], to name: String, unlessTaken taken: KeyIDError?) throws(KeyIDError) {
+    func write(_ bytes: [UInt8], to name: String, unlessTaken taken: KeyIDError?) throws(SystemFailure) {
         let (temporary, fileDescriptor) = try createTemporary()
         var closed = false
         var done = false
@@ -62,22 +63,21 @@ struct ItemDirectory {
             if !closed { close(fileDescriptor) }
             if !done { unlinkat(descriptor, temporary, 0) }
         }
-        let code = POSIX.writeAll(fileDescriptor, bytes)
-        guard code == 0 else {
-            throw .fileBackend("cannot write \(path)/\(temporary): \(POSIX.message(code))")
+        try attempt("cannot write \(path)/\(temporary)") { () throws(SystemCallError) in
+            try POSIX.writeAll(fileDescriptor, bytes)
         }
-        guard fsync(fileDescriptor) == 0 else {
-            throw .fileBackend("cannot sync \(path)/\(temporary): \(POSIX.message(errno))")
+        try attempt("cannot sync \(path)/\(temporary)") { () throws(SystemCallError) in
+            try POSIX.call("fsync") { fsync(fileDescriptor) }
         }
         closed = true
-        guard close(fileDescriptor) == 0 else {
-            throw .fileBackend("cannot write \(path)/\(temporary): \(POSIX.message(errno))")
+        try attempt("cannot write \(path)/\(temporary)") { () throws(SystemCallError) in
+            try POSIX.call("close", retryingOnInterrupt: false) { close(fileDescriptor) }
         }
         if let taken {
             try moveWithoutReplacing(temporary, to: name, taken: taken)
         } else {
-            guard renameat(descriptor, temporary, descriptor, name) == 0 else {
-                throw .fileBackend("cannot replace \(path)/\(name): \(POSIX.message(errno))")
+            try attempt("cannot replace \(path)/\(name)") { () throws(SystemCallError) in
+                try POSIX.call("renameat") { renameat(descriptor, temporary, descriptor, name) }
             }
         }
         done = true
@@ -85,9 +85,11 @@ struct ItemDirectory {
     }
 
     /// Removes a file; a missing one is not an error.
-    func remove(_ name: String) throws(KeyIDError) {
-        if unlinkat(descriptor, name, 0) != 0, errno != ENOENT {
-            throw .fileBackend("cannot remove \(path)/\(name): \(POSIX.message(errno))")
+    func remove(_ name: String) throws(SystemFailure) {
+        do throws(SystemCallError) {
+            try POSIX.call("unlinkat") { unlinkat(descriptor, name, 0) }
+        } catch {
+            if error.errno != ENOENT { throw Self.failure("cannot remove \(path)/\(name): \(error)", error) }
         }
         try sync()
     }
@@ -95,45 +97,52 @@ struct ItemDirectory {
     /// Gives the temporary file the item's name unless that name is taken. A hard link
     /// fails atomically when it is; where hard links are not supported, the caller's lock
     /// is what keeps the check and the rename together.
-    private func moveWithoutReplacing(_ temporary: String, to name: String, taken: KeyIDError) throws(KeyIDError) {
-        if linkat(descriptor, temporary, descriptor, name, 0) == 0 {
+    private func moveWithoutReplacing(_ temporary: String, to name: String, taken: KeyIDError) throws(SystemFailure) {
+        var failure: SystemCallError
+        do throws(SystemCallError) {
+            try POSIX.call("linkat") { linkat(descriptor, temporary, descriptor, name, 0) }
             unlinkat(descriptor, temporary, 0)
             return
+        } catch {
+            failure = error
         }
-        var code = errno
-        if code == EPERM || code == EOPNOTSUPP || code == EMLINK {
+        if failure.errno == EPERM || failure.errno == EOPNOTSUPP || failure.errno == EMLINK {
             var info = stat()
             if fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 {
-                code = EEXIST
-            } else if renameat(descriptor, temporary, descriptor, name) == 0 {
-                return
+                failure = SystemCallError("linkat", errno: EEXIST)
             } else {
-                code = errno
+                do throws(SystemCallError) {
+                    try POSIX.call("renameat") { renameat(descriptor, temporary, descriptor, name) }
+                    return
+                } catch {
+                    failure = error
+                }
             }
         }
-        if code == EEXIST { throw taken }
-        throw .fileBackend("cannot create \(path)/\(name): \(POSIX.message(code))")
+        if failure.errno == EEXIST { throw SystemFailure(taken, systemCall: failure) }
+        throw Self.failure("cannot create \(path)/\(name): \(failure)", failure)
     }
 
     /// Creates `.keyid-<random>.tmp`, mode 0600, and opens it for writing.
-    private func createTemporary() throws(KeyIDError) -> (String, Int32) {
+    private func createTemporary() throws(SystemFailure) -> (String, Int32) {
         var generator = SystemRandomNumberGenerator()
-        var code: Int32 = EEXIST
+        var failure = SystemCallError("openat", errno: EEXIST)
         for _ in 0..<8 {
             let name =
                 Self.temporaryPrefix + Hex.string(withUnsafeBytes(of: generator.next() as UInt64) { Array($0) })
                 + Self.temporarySuffix
-            let fileDescriptor = POSIX.retrying {
-                openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0o600)
-            }
-            if fileDescriptor >= 0 {
+            do throws(SystemCallError) {
+                let fileDescriptor = try POSIX.call("openat") {
+                    openat(descriptor, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC, 0o600)
+                }
                 fchmod(fileDescriptor, 0o600)
                 return (name, fileDescriptor)
+            } catch {
+                failure = error
+                if error.errno != EEXIST { break }
             }
-            code = errno
-            if code != EEXIST { break }
         }
-        throw .fileBackend("cannot create a temporary file in \(path): \(POSIX.message(code))")
+        throw Self.failure("cannot create a temporary file in \(path): \(failure)", failure)
     }
 
     /// Removes temporary files that killed writers left behind; failures are harmless.
@@ -149,22 +158,22 @@ struct ItemDirectory {
     }
 
     /// The names in the directory, without `.` and `..`.
-    func entryNames() throws(KeyIDError) -> [String] {
+    func entryNames() throws(SystemFailure) -> [String] {
         // A descriptor of its own: readdir moves the offset, which a dup would share.
-        let listing = POSIX.retrying { openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        guard listing >= 0, let stream = fdopendir(listing) else {
-            let code = errno
-            if listing >= 0 { close(listing) }
-            throw .fileBackend("cannot list \(path): \(POSIX.message(code))")
+        let stream = try attempt("cannot list \(path)") { () throws(SystemCallError) in
+            let listing = try POSIX.call("openat") { openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+            guard let stream = fdopendir(listing) else {
+                let failure = SystemCallError.last("fdopendir")
+                close(listing)
+                throw failure
+            }
+            return stream
         }
         defer { closedir(stream) }
         var names: [String] = []
         while true {
-            errno = 0
-            guard let entry = readdir(stream) else {
-                if errno != 0 { throw .fileBackend("cannot list \(path): \(POSIX.message(errno))") }
-                return names
-            }
+            let next = try attempt("cannot list \(path)") { () throws(SystemCallError) in try POSIX.nextEntry(stream) }
+            guard let entry = next else { return names }
             let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
@@ -172,9 +181,23 @@ struct ItemDirectory {
         }
     }
 
-    private func sync() throws(KeyIDError) {
-        guard fsync(descriptor) == 0 else {
-            throw .fileBackend("cannot sync \(path): \(POSIX.message(errno))")
+    private func sync() throws(SystemFailure) {
+        try attempt("cannot sync \(path)") { () throws(SystemCallError) in
+            try POSIX.call("fsync") { fsync(descriptor) }
         }
+    }
+
+    /// `body`'s result; its failure as the file backend's, "`what`: <the C library's text>".
+    private func attempt<T>(_ what: String, _ body: () throws(SystemCallError) -> T) throws(SystemFailure) -> T {
+        do {
+            return try body()
+        } catch {
+            throw Self.failure("\(what): \(error)", error)
+        }
+    }
+
+    /// A refusal, or the failed call `systemCall`, as the file backend's failure.
+    static func failure(_ message: String, _ systemCall: SystemCallError? = nil) -> SystemFailure {
+        SystemFailure(.fileBackend(message), systemCall: systemCall)
     }
 }

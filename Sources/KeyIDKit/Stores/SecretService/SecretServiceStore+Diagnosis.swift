@@ -46,10 +46,10 @@ extension SecretServiceStore: Diagnosable {
     /// the kernel cuts at 15 bytes; a cut name is completed from the command line's word it
     /// begins (an interpreted provider, such as pass-secret-service, runs as `python3 SCRIPT`).
     static func providerName(pid: UInt32) -> String {
-        guard case .success(let bytes) = POSIX.readFile("/proc/\(pid)/comm", limit: 64),
+        guard let bytes = try? POSIX.readFile("/proc/\(pid)/comm", limit: 64),
             var program = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init)
         else { return "process \(pid)" }
-        if program.utf8.count == 15, case .success(let line) = POSIX.readFile("/proc/\(pid)/cmdline", limit: 4096) {
+        if program.utf8.count == 15, let line = try? POSIX.readFile("/proc/\(pid)/cmdline", limit: 4096) {
             let names = line.split(separator: 0).map { String(decoding: $0, as: UTF8.self).split(separator: "/").last }
             if let whole = names.compactMap({ $0 }).first(where: { $0.hasPrefix(program) }) { program = String(whole) }
         }

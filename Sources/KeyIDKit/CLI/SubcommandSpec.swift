@@ -1,18 +1,3 @@
-/// One option as the help, the manual page and the completions describe it.
-package struct OptionSpec: Sendable {
-    package let option: Option
-    /// The placeholder for the option's value, or `nil` for a flag.
-    package let valueName: String?
-    /// The only values the option accepts, when they are a fixed set.
-    package let choices: [String]
-    /// One line for help texts and completions.
-    package let summary: String
-    /// The environment variable that supplies a default, if any.
-    package let environment: EnvironmentVariable?
-
-    package var flag: String { option.flag }
-}
-
 /// A subcommand as the help, the manual page and the completions describe it.
 package struct SubcommandSpec: Sendable {
     package let subcommand: Subcommand
@@ -25,10 +10,12 @@ package struct SubcommandSpec: Sendable {
     package let examples: [(command: String, explanation: String)]
     /// The placeholder of the one positional argument the subcommand takes, if any.
     package let argument: String?
+    /// Whether the subcommand reads the machine ID (to derive an ID, or to bind or check one).
+    package let readsMachineID: Bool
 
     package init(
         subcommand: Subcommand, abstract: String, discussion: String, options: [OptionSpec],
-        examples: [(command: String, explanation: String)], argument: String? = nil
+        examples: [(command: String, explanation: String)], argument: String? = nil, readsMachineID: Bool = false
     ) {
         self.subcommand = subcommand
         self.abstract = abstract
@@ -36,6 +23,25 @@ package struct SubcommandSpec: Sendable {
         self.options = options
         self.examples = examples
         self.argument = argument
+        self.readsMachineID = readsMachineID
+    }
+
+    /// Whether the subcommand takes `option`.
+    package func takes(_ option: Option) -> Bool {
+        options.contains { $0.option == option }
+    }
+
+    /// keyid's own variables the subcommand reads: the defaults of the options it takes, and
+    /// the machine ID's file when it reads the machine ID. Any other `KEYID_*` variable is
+    /// left alone, whatever its value.
+    package var variables: [EnvironmentVariable] {
+        options.compactMap(\.environment) + (readsMachineID ? [.machineIDFile] : [])
+    }
+
+    /// Every variable the subcommand reads that a user sets, with what it does: its own
+    /// (``variables``), and, when it reaches a store (`--backend`), the session's.
+    package var environment: [(name: String, summary: String)] {
+        variables.map { ($0.rawValue, $0.summary) } + (takes(.backend) ? CommandTable.sessionEnvironment : [])
     }
 
     package var name: String { subcommand.rawValue }
@@ -47,9 +53,4 @@ package struct SubcommandSpec: Sendable {
         }
         return (["keyid", name] + parts + (argument.map { [$0] } ?? [])).joined(separator: " ")
     }
-}
-
-/// The subcommands keyid runs.
-package enum Subcommand: String, CaseIterable, Sendable {
-    case create, get, delete, rotate, list, derive, doctor
 }

@@ -1,0 +1,27 @@
+/// keyid's own environment variables, the one place their names are written: defaults for
+/// options, and the machine ID's file. (Those of the session, such as `XDG_RUNTIME_DIR`, are
+/// ``SystemVariable``s.) The help and the manual page list both.
+package enum EnvironmentVariable: String, CaseIterable, Sendable {
+    case service = "KEYID_SERVICE"
+    case account = "KEYID_ACCOUNT"
+    case timeout = "KEYID_TIMEOUT"
+    case onClone = "KEYID_ON_CLONE"
+    case backend = "KEYID_BACKEND"
+    case collection = "KEYID_COLLECTION"
+    case user = "KEYID_USER"
+    case machineIDFile = "KEYID_MACHINE_ID_FILE"
+
+    /// What the variable does, for the help and the manual page.
+    package var summary: String {
+        switch self {
+        case .service: return "default for --service"
+        case .account: return "default for --account"
+        case .timeout: return "default for --timeout, in seconds"
+        case .onClone: return "default for --on-clone"
+        case .backend: return "default for --backend"
+        case .collection: return "default for --collection"
+        case .user: return "default for --user"
+        case .machineIDFile: return "read the machine ID from this file instead of /etc/machine-id"
+        }
+    }
+}

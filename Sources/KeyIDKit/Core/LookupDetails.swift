@@ -1,0 +1,16 @@
+/// What a lookup should bring back besides the handles.
+package struct LookupDetails: OptionSet, Sendable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
+    /// The stored values.
+    package static let secrets = LookupDetails(rawValue: 1)
+    /// Label, created and modified times, and attributes.
+    package static let metadata = LookupDetails(rawValue: 2)
+    /// The attributes alone, where fetching all the metadata costs more.
+    package static let attributes = LookupDetails(rawValue: 4)
+    /// Also the items other programs keep for the key under other attribute names (Python
+    /// keyring's `username`), even when items by keyid's names exist. Writes ask for it, so
+    /// that they see, replace and remove every item of a key; reads look there only when
+    /// nothing else matches, which costs a search.
+    package static let everyName = LookupDetails(rawValue: 8)
+}

@@ -1,0 +1,64 @@
+import Testing
+
+@testable import KeyIDKit
+@testable import KeyIDTestSupport
+
+/// The library words its outcomes and warnings for any program; the command adds its own
+/// hints, and prints what it always printed.
+@Suite("Messages: the library's and the command's", .tags(.unit))
+struct CommandLineTextTests {
+    static let key = try! ItemKey(service: "s", account: "a")
+    static let item = "service 's', account 'a'"
+
+    @Test(
+        "the command's line for each outcome whose advice names a subcommand or an option",
+        arguments: [
+            (
+                KeyIDError.alreadyExists(key),
+                "an ID is already stored for \(item); read it with 'keyid get' or replace it with 'keyid rotate'"
+            ),
+            (
+                .unavailable(.noBus("d")),
+                "no D-Bus session bus (d); start keyid inside a login session or set DBUS_SESSION_BUS_ADDRESS; machines without one can use --backend file"
+            ),
+            (
+                .unavailable(.temporaryKeyring("k")),
+                "k is temporary: the Secret Service keeps it only in memory, so an ID stored there is lost at logout and the next login silently gets a new one; make a keyring that is saved to disk the default (log in with a password that unlocks the 'login' keyring, or create one in Seahorse), choose one with --collection, or use --backend file"
+            ),
+            (.invalidStoredValue(key), "the item for \(item) does not hold a valid ID; replace it with 'keyid rotate'"),
+            (
+                .cloned(key),
+                "the ID for \(item) was stored on another machine (a cloned disk or a restored home directory?); replace it with 'keyid rotate' or run with --on-clone rotate"
+            ),
+            (.notFound(key), "no ID is stored for \(item)"),
+        ])
+    func errorLines(error: KeyIDError, line: String) {
+        #expect(CommandLineText.line(error) == line)
+        #expect(error.message.hasPrefix(error.fact))
+        #expect(!error.message.contains("keyid") && !error.message.contains("--"), "\(error.message)")
+    }
+
+    @Test(
+        "the command's line for each warning",
+        arguments: [
+            (
+                DeviceIDs.Warning.duplicates(count: 2),
+                "warning: 2 items match \(item); using the oldest; 'keyid rotate' keeps only one"
+            ),
+            (
+                .storedOnAnotherMachine,
+                "warning: the ID for \(item) was stored on another machine (a cloned disk or a restored home directory?); 'keyid rotate' or --on-clone rotate replaces it"
+            ),
+            (.replacedClone, "replaced the ID for \(item), which was stored on another machine"),
+            (
+                .temporaryKeyring,
+                "warning: the ID for \(item) is kept in a temporary keyring, only in memory: it is lost at logout, and the next login gets a new one; run 'keyid doctor' to see how to fix it"
+            ),
+        ])
+    func warningLines(warning: DeviceIDs.Warning, line: String) {
+        #expect(CommandLineText.line(warning, for: Self.key) == line)
+        let message = warning.message(for: Self.key)
+        #expect(message.hasPrefix(warning.fact(for: Self.key)))
+        #expect(!message.contains("keyid") && !message.contains("--"), "\(message)")
+    }
+}
