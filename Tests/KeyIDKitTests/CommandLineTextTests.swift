@@ -33,9 +33,30 @@ struct CommandLineTextTests {
             (.notFound(key), "no ID is stored for \(item)"),
         ])
     func errorLines(error: KeyIDError, line: String) {
-        #expect(CommandLineText.line(error) == line)
+        #expect(CommandLineText.line(error, asRoot: false) == line)
         #expect(error.message.hasPrefix(error.fact))
         #expect(!error.message.contains("keyid") && !error.message.contains("--"), "\(error.message)")
+    }
+
+    @Test("as root, no session bus adds --user; a locked keyring's advice is the library's, and the command's")
+    func rootAndLockedLines() {
+        #expect(
+            CommandLineText.line(.unavailable(.noBus("d")), asRoot: true)
+                == "no D-Bus session bus (d; as root, use --user NAME to act for a user who has a session); start keyid inside a login session or set DBUS_SESSION_BUS_ADDRESS; machines without one can use --backend file"
+        )
+        let locked = KeyIDError.locked("the default keyring is locked; " + KeyIDError.unlockAdvice)
+        #expect(
+            locked.message == "the default keyring is locked; unlock it, or allow a prompt to be asked for its password"
+        )
+        #expect(
+            CommandLineText.line(locked, asRoot: false)
+                == "the default keyring is locked; unlock it, or run without --no-prompt to be asked for its password")
+        let check = Check.warning("default keyring", "/org/freedesktop/secrets/collection/login " + Check.lockedNote)
+        #expect(!check.detail.contains("keyid") && !check.detail.contains("--"))
+        #expect(
+            CommandLineText.detail(check)
+                == "/org/freedesktop/secrets/collection/login is locked: keyid will ask to unlock it, or exit 4 with --no-prompt"
+        )
     }
 
     @Test(

@@ -71,12 +71,6 @@ func fileStoreError(_ error: any Error, _ fragment: String) -> Bool {
     return message.contains(fragment)
 }
 
-/// Whether an error is a file-store error.
-func isFileStoreError(_ error: any Error) -> Bool {
-    guard case .failed(.fileBackend) = error as? KeyIDError else { return false }
-    return true
-}
-
 /// Whether an error is the file store's failure of the C call `systemCall`.
 func isFileStoreFailure(_ error: any Error, _ systemCall: SystemCallError) -> Bool {
     guard let failure = error as? SystemFailure, case .failed(.fileBackend) = failure.outcome else { return false }
@@ -245,8 +239,8 @@ struct FileStoreTests {
         try FileManager.default.createSymbolicLink(
             atPath: sandbox.directory, withDestinationPath: sandbox.root + "/elsewhere")
         let store = sandbox.store()
-        #expect { try store.add(first, for: key, binding: nil) } throws: { isFileStoreError($0) }
-        #expect { try store.items(matching: key, details: []) } throws: { isFileStoreError($0) }
+        #expect { try store.add(first, for: key, binding: nil) } throws: { fileStoreError($0, "is a symbolic link") }
+        #expect { try store.items(matching: key, details: []) } throws: { fileStoreError($0, "symbolic link") }
         // O_DIRECTORY with O_NOFOLLOW: Linux says ENOTDIR of a link, where a file gets ELOOP.
         #expect { try store.existingDirectory() } throws: {
             isFileStoreFailure($0, SystemCallError("openat", errno: ENOTDIR))
@@ -262,7 +256,7 @@ struct FileStoreTests {
         let sandbox = try FileStoreSandbox()
         #expect(FileManager.default.createFile(atPath: sandbox.root + "/file", contents: Data()))
         let store = FileStore(directory: sandbox.root + "/file/keyid")
-        #expect { try store.add(first, for: key, binding: nil) } throws: { isFileStoreError($0) }
+        #expect { try store.add(first, for: key, binding: nil) } throws: { fileStoreError($0, "Not a directory") }
         #expect { try store.directoryCreatingIfNeeded() } throws: {
             isFileStoreFailure($0, SystemCallError("open", errno: ENOTDIR))
         }
@@ -279,9 +273,15 @@ struct FileStoreTests {
         try FileManager.default.removeItem(atPath: sandbox.directory + "/keyid@device-id.id")
         try FileManager.default.createSymbolicLink(
             atPath: sandbox.directory + "/keyid@device-id.id", withDestinationPath: target)
-        #expect { try store.items(matching: key, details: [.secrets]) } throws: { isFileStoreError($0) }
-        #expect { try store.managedItems(service: nil, details: []) } throws: { isFileStoreError($0) }
-        #expect { try store.replace(item, with: second, for: key, binding: nil) } throws: { isFileStoreError($0) }
+        #expect { try store.items(matching: key, details: [.secrets]) } throws: {
+            fileStoreError($0, "is a symbolic link; remove it")
+        }
+        #expect { try store.managedItems(service: nil, details: []) } throws: {
+            fileStoreError($0, "is a symbolic link")
+        }
+        #expect { try store.replace(item, with: second, for: key, binding: nil) } throws: {
+            fileStoreError($0, "is a symbolic link")
+        }
         #expect { try store.existingDirectory()?.read("keyid@device-id.id") } throws: {
             isFileStoreFailure($0, SystemCallError("openat", errno: ELOOP))
         }

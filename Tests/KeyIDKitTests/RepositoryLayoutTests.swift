@@ -87,12 +87,15 @@ struct RepositoryLayoutTests {
         }
     }
 
-    @Test("Core and the library speak the library's terms: no keyid subcommand, option or variable in their code")
+    @Test("Core, the library, the stores and System speak the library's terms: no keyid subcommand, option or variable")
     func noCommandLineWordingInCoreOrLibrary() throws {
         let words =
             Subcommand.allCases.map { "keyid \($0.rawValue)" } + ["'keyid "] + Option.allCases.map(\.flag)
             + EnvironmentVariable.allCases.map(\.rawValue)
-        for folder in ["Sources/KeyIDKit/Core/", "Sources/KeyIDKit/Library/"] {
+        for folder in [
+            "Sources/KeyIDKit/Core/", "Sources/KeyIDKit/Library/", "Sources/KeyIDKit/Stores/",
+            "Sources/KeyIDKit/System/",
+        ] {
             let lines = try Self.codeLines(under: folder)
             #expect(lines.count > 200)
             for (path, line) in lines {
@@ -140,8 +143,16 @@ struct RepositoryLayoutTests {
         var checked = 0
         for document in ["README.md", "doc/ARCHITECTURE.md"] {
             let text = try String(contentsOfFile: TestEnvironment.root + "/" + document, encoding: .utf8)
-            for match in text.matches(of: /`((?:Sources|Tests|scripts|doc|examples|bench|completions)\/[^`\s]*)`/) {
-                let path = String(match.output.1)
+            let pattern =
+                /`((?:Sources|Tests|scripts|doc|examples|bench|completions|packaging|CLI|Core|Library|System|Stores)\/[^`\s]*)`/
+            for match in text.matches(of: pattern) {
+                var path = String(match.output.1)
+                // The code map names KeyIDKit's folders by themselves (`CLI/Settings.swift`).
+                if let folder = path.split(separator: "/").first,
+                    ["CLI", "Core", "Library", "System", "Stores"].contains(String(folder))
+                {
+                    path = "Sources/KeyIDKit/" + path
+                }
                 // A pattern or a placeholder (`completions/*`, `Corpus/NAME`) names no one path.
                 if path.contains("*") || path.split(separator: "/").last?.allSatisfy(\.isUppercase) == true { continue }
                 checked += 1

@@ -2,19 +2,30 @@
 /// what happened, with what to do in the command line's own terms (`keyid rotate`,
 /// `--backend file`), where the library says it in its own.
 package enum CommandLineText {
-    /// The line for a failure, without the `keyid: ` prefix.
-    package static func line(_ error: KeyIDError) -> String {
+    /// The line for a failure, without the `keyid: ` prefix; `asRoot`: for a run as root,
+    /// which has no session bus of its own but can act for a user who has one.
+    package static func line(_ error: KeyIDError, asRoot: Bool = UserAccount.effectiveUID == 0) -> String {
         switch error {
         case .alreadyExists: return error.fact + "; read it with 'keyid get' or replace it with 'keyid rotate'"
-        case .unavailable(.noBus):
-            return error.fact
+        case .unavailable(.noBus(let detail)):
+            let forRoot = asRoot ? "; as root, use --user NAME to act for a user who has a session" : ""
+            return KeyIDError.noBusFact(detail + forRoot)
                 + "; start keyid inside a login session or set DBUS_SESSION_BUS_ADDRESS; machines without one can use --backend file"
+        case .locked(let text):
+            return text.replacing(
+                KeyIDError.unlockAdvice, with: "unlock it, or run without --no-prompt to be asked for its password")
         case .unavailable(.temporaryKeyring):
             return error.fact + ", choose one with --collection, or use --backend file"
         case .invalidStoredValue: return error.fact + "; replace it with 'keyid rotate'"
         case .cloned: return error.fact + "; replace it with 'keyid rotate' or run with --on-clone rotate"
         default: return error.fact
         }
+    }
+
+    /// A check's detail in the command line's words.
+    package static func detail(_ check: Check) -> String {
+        check.detail.replacing(
+            Check.lockedNote, with: "is locked: keyid will ask to unlock it, or exit 4 with --no-prompt")
     }
 
     /// The line for a warning about `key`, without the `keyid: ` prefix.

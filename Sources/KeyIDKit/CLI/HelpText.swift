@@ -33,7 +33,9 @@ package enum HelpText {
     static func subcommand(_ spec: SubcommandSpec) -> String {
         var lines = ["Usage: \(spec.usage)", "", wrap(spec.discussion, width: 78), "", "Options:"]
         lines += optionLines(spec.options)
-        lines += ["", "Environment:"] + environmentLines(spec.environment)
+        if !spec.environment.isEmpty {
+            lines += ["", "Environment:"] + environmentLines(spec.environment)
+        }
         if !spec.examples.isEmpty {
             lines += ["", "Examples:"]
             for example in spec.examples {
@@ -54,7 +56,7 @@ package enum HelpText {
     }
 
     static func environmentLines(_ variables: [(name: String, summary: String)]) -> [String] {
-        let width = variables.map(\.name.count).max()! + 2
+        let width = (variables.map(\.name.count).max() ?? 0) + 2
         return variables.map { "  " + TextTable.pad($0.name, width) + $0.summary }
     }
 

@@ -26,6 +26,10 @@ extension Parser {
             options.timeout = try options.values[.timeout].map { text throws(KeyIDError) in
                 try OptionValues.timeout(text, source: Option.timeout.flag)
             }
+            // The names given as flags, in the order they were always checked (before --derive);
+            // a name from a variable is checked where Settings reads it.
+            if let service = options.values[.service] { try ItemKey.validate(service, origin: "the service name") }
+            if let account = options.values[.account] { try ItemKey.validate(account, origin: "the account name") }
             options.application = try options.values[.derive].map { text throws(KeyIDError) in
                 try OptionValues.application(text, source: Option.derive.flag)
             }

@@ -67,7 +67,9 @@ public struct ItemKey: Hashable, Sendable, CustomStringConvertible {
         "service '\(DisplayText.escaped(service))', account '\(DisplayText.escaped(account))'"
     }
 
-    private static func validate(_ name: String, origin: String) throws(KeyIDError) {
+    /// Throws ``KeyIDError/usage(_:)``, naming `origin`, when `name` is empty, longer than
+    /// ``maximumLength`` or holds a control character.
+    package static func validate(_ name: String, origin: String) throws(KeyIDError) {
         if name.isEmpty {
             throw .usage("\(origin) is empty")
         }

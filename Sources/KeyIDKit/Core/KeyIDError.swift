@@ -96,7 +96,7 @@ public enum KeyIDError: Error, Equatable, Sendable {
         case .alreadyExists(let key):
             return "an ID is already stored for \(key)"
         case .unavailable(.noBus(let detail)):
-            return "no D-Bus session bus (\(detail))"
+            return Self.noBusFact(detail)
         case .unavailable(.noProvider):
             return
                 "no Secret Service on the session bus: nothing provides org.freedesktop.secrets; start gnome-keyring-daemon, KeePassXC or KWallet"
@@ -121,6 +121,13 @@ public enum KeyIDError: Error, Equatable, Sendable {
             return "the ID for \(key) was stored on another machine (a cloned disk or a restored home directory?)"
         }
     }
+
+    /// What a ``locked(_:)`` sentence says to do when prompts were not allowed, in the
+    /// library's terms (``DeviceIDs/Options/allowsPrompt``).
+    package static let unlockAdvice = "unlock it, or allow a prompt to be asked for its password"
+
+    /// The sentence for ``Unavailable/noBus(_:)`` with `detail`.
+    package static func noBusFact(_ detail: String) -> String { "no D-Bus session bus (\(detail))" }
 
     /// What to do, in the library's terms, for the outcomes whose ``fact`` leaves it out.
     private var libraryAdvice: String? {

@@ -20,10 +20,10 @@ enum Locations {
         for path in tried {
             if let bus = SessionBus.socket(at: path, ownedBy: uid) { return bus }
         }
-        var detail =
-            "\(variable) is unset and no socket of yours is at \(tried.map(DisplayText.escaped).joined(separator: " or "))"
-        if uid == 0 { detail += "; as root, use --user NAME to act for a user who has a session" }
-        throw .unavailable(.noBus(detail))
+        throw .unavailable(
+            .noBus(
+                "\(variable) is unset and no socket of yours is at \(tried.map(DisplayText.escaped).joined(separator: " or "))"
+            ))
     }
 
     /// The lock directory: under the runtime directory (`XDG_RUNTIME_DIR` when it names an

@@ -35,8 +35,9 @@ enum DoctorCommand {
     /// A failed check in the command line's words, with the fix for where keyid runs: ssh and
     /// cron sessions, root, WSL.
     static func advise(_ check: Check) -> Check {
-        guard check.status == .fail else { return check }
         var check = check
+        check.detail = CommandLineText.detail(check)
+        guard check.status == .fail else { return check }
         if let error = check.error { check.detail = CommandLineText.line(error) }
         let uid = UserAccount.effectiveUID
         if case .unavailable(.noBus) = check.error {

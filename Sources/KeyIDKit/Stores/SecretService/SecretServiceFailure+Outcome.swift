@@ -77,8 +77,7 @@ extension SecretServiceFailure {
             (GErrorCode.dbusDomain, GErrorCode.dbusNameHasNoOwner):
             return .unavailable(.noProvider)
         case (GErrorCode.secretDomain, GErrorCode.secretIsLocked):
-            return .locked(
-                "the keyring is locked; unlock it, or run keyid without --no-prompt to be asked for its password")
+            return .locked("the keyring is locked; " + KeyIDError.unlockAdvice)
         default:
             return .keyring(self)
         }

@@ -5,7 +5,7 @@ extension SecretServiceStore {
     /// prompting is not allowed or the prompt did not unlock them all.
     func unlock(_ paths: [String], what: String) throws(KeyIDError) {
         guard allowPrompt else {
-            throw .locked("\(what) is locked; unlock it, or run without --no-prompt to be asked for its password")
+            throw .locked("\(what) is locked; " + KeyIDError.unlockAdvice)
         }
         // Unlock is called here and its prompt run through libsecret: libsecret 0.20.5's own
         // secret_service_unlock_dbus_paths crashes when the prompt completes without a list
