@@ -12,6 +12,9 @@ output=${1:-.build/api-docs}
 toolchain=$(dirname "$(readlink -f "$(command -v "$swift")")")
 docc=$toolchain/docc
 [ -x "$docc" ] || { echo "api-docs.sh: no docc beside $swift ($docc)" >&2; exit 2; }
+pkg-config --exists libsecret-1 || { echo "api-docs.sh: no libsecret-1 for pkg-config: scripts/install-deps.sh build" >&2; exit 2; }
+target=$("$swift" -print-target-info | sed -n 's/.*"triple": "\(.*\)".*/\1/p' | head -n 1)
+[ -n "$target" ] || { echo "api-docs.sh: $swift -print-target-info names no target" >&2; exit 2; }
 "$swift" build --target KeyIDKit >&2
 modules=$("$swift" build --show-bin-path)/Modules
 rm -rf "$output"
@@ -20,7 +23,7 @@ mkdir -p "$output/symbol-graphs"
 clang_flags=
 for flag in $(pkg-config --cflags libsecret-1); do clang_flags="$clang_flags -Xcc $flag"; done
 # shellcheck disable=SC2086 # one word a flag
-"$swift" symbolgraph-extract -module-name KeyIDKit -target x86_64-unknown-linux-gnu \
+"$swift" symbolgraph-extract -module-name KeyIDKit -target "$target" \
     -I "$modules" -I Sources/CLibSecret $clang_flags \
     -minimum-access-level public -output-dir "$output/symbol-graphs"
 "$docc" convert Sources/KeyIDKit/KeyIDKit.docc \

@@ -22,7 +22,13 @@ output=$1
 shift
 gpg --batch --list-secret-keys "$APT_REPO_KEY" >/dev/null 2>&1 || die "gpg has no secret key $APT_REPO_KEY"
 
-rm -rf "$output"
+if [ -e "$output" ]; then
+    # Only a repository this script made is replaced.
+    if [ ! -d "$output/dists" ] || [ ! -d "$output/pool" ]; then
+        die "$output exists and is no apt repository: not replacing it"
+    fi
+    rm -rf "$output"
+fi
 pool=$output/pool/main/k/keyid
 index=$output/dists/stable/main/binary-amd64
 mkdir -p "$pool" "$index"

@@ -6,8 +6,8 @@
 #     and refuses a tampered Packages index and a Release signed by another key;
 #   - the previous release installed from it stores IDs: in gnome-keyring, and with the file
 #     backend as root and as a user; `apt upgrade` to this version reads the same IDs; so do a
-#     purge and a reinstall, and a downgrade to the previous release (which also reads an ID
-#     this version stored).
+#     purge and a reinstall, and a downgrade to the previous release (which also reads the IDs
+#     this version stored in the keyring and in files).
 #   check-upgrade.sh        (as root, after make dist; make package-check runs it)
 # Prints one line per check, then "N passed, M failed"; exits 1 if any check failed, 2 if it
 # could not run them.
@@ -17,18 +17,20 @@ cd "$(dirname "$0")/.." || exit 2
 # shellcheck source=scripts/debian-root.sh
 . scripts/debian-root.sh
 
+for tool in mmdebstrap gpg gpgconf gpgv apt-ftparchive unshare chroot setpriv; do
+    command -v "$tool" >/dev/null || die "$tool is missing: scripts/install-deps.sh package"
+done
 previous_deb=$(DEB_REVISION=$revision scripts/previous-deb.sh) || die "cannot build the previous release's .deb"
 previous=$(dpkg-deb -f "$previous_deb" Version)
 dpkg --compare-versions "$previous" lt "$version" || die "the previous release $previous is not older than $version"
-for tool in mmdebstrap gpg gpgv apt-ftparchive unshare chroot setpriv; do
-    command -v "$tool" >/dev/null || die "$tool is missing: scripts/install-deps.sh package"
-done
 
 # --- The repository, on this machine ---------------------------------------------------------
 
 # A signing key for this run only, in a keyring of its own; a second one signs the forgery.
 export GNUPGHOME=$scratch/gnupg
 mkdir -m 0700 "$GNUPGHOME"
+# gpg starts an agent for the keyring; it goes with the scratch directory.
+trap 'gpgconf --kill all; rm -rf "$scratch"' EXIT
 new_key() {
     gpg --batch --quiet --passphrase '' --quick-gen-key "$1" ed25519 sign 1d 2>/dev/null &&
         gpg --batch --with-colons --list-secret-keys "$1" 2>/dev/null | awk -F: '$1 == "fpr" { print $10; exit }'
@@ -151,10 +153,10 @@ check_upgrade() {
     in_root "apt -o Dpkg::Use-Pty=0 upgrade --yes >/tmp/apt.log 2>&1" || { cat "$root/tmp/apt.log"; return 1; }
     expect "keyid after apt upgrade" "installed $version" "$(installed_version)" || return 1
     same_ids "the IDs $version reads" || return 1
-    # An ID this version stores, for the downgrade to read.
-    in_root '/root/check/with-keyring keyid get --create --service upgrade-check --no-prompt --timeout 10' \
-        >"$scratch/new-id" || return 1
-    grep -Eq "$uuid" "$scratch/new-id"
+    # IDs this version stores, in the keyring and in files, for the downgrade to read.
+    in_root '/root/check/with-keyring keyid get --create --service upgrade-check --no-prompt --timeout 10 &&
+        keyid --backend file get --create --service upgrade-check' >"$scratch/new-ids" || return 1
+    [ "$(grep -cE "$uuid" "$scratch/new-ids")" -eq 2 ] || { echo "not two IDs:"; cat "$scratch/new-ids"; return 1; }
 }
 check "apt upgrade to $version: it reads the three IDs $previous stored" check_upgrade
 
@@ -171,10 +173,11 @@ check_downgrade() {
     apt_quiet "install --yes --allow-downgrades keyid=$previous" || return 1
     expect "keyid after the downgrade" "installed $previous" "$(installed_version)" || return 1
     same_ids "the IDs $previous reads again" || return 1
-    expect "the ID $version stored, read by $previous" "$(cat "$scratch/new-id")" \
-        "$(in_root '/root/check/with-keyring keyid get --service upgrade-check --no-prompt --timeout 10')"
+    expect "the IDs $version stored, read by $previous" "$(cat "$scratch/new-ids")" \
+        "$(in_root '/root/check/with-keyring keyid get --service upgrade-check --no-prompt --timeout 10 &&
+            keyid --backend file get --service upgrade-check')"
 }
-check "apt-get install --allow-downgrades keyid=$previous: the same three IDs, and the one $version stored" \
+check "apt-get install --allow-downgrades keyid=$previous: the same three IDs, and the two $version stored" \
     check_downgrade
 
 unmounted "$root" && rm -rf --one-file-system "$root"

@@ -12,7 +12,10 @@ revision=${DEB_REVISION:-1}
 out=.build/previous-release
 deb=$out/keyid_${version}-${revision}_amd64.deb
 if [ ! -f "$deb" ]; then
-    git cat-file -e "$commit^{commit}" 2>/dev/null ||
+    # Under sudo (the package checks), root works in another user's checkout: git is told it
+    # is safe, for this script's own calls.
+    export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0="$PWD"
+    git cat-file -e "$commit^{commit}" ||
         { echo "previous-deb.sh: commit $commit of $version is not in this clone (git fetch --unshallow)" >&2; exit 2; }
     source=$out/source
     rm -rf "$source"

@@ -8,7 +8,7 @@ import Testing
 /// The release's facts agree: the version written in one place, the changelog's newest release
 /// and its date, the manual page's date, and the previous release the API check and the
 /// upgrade check start from.
-@Suite("Release facts")
+@Suite("Release facts", .tags(.files))
 struct ReleaseTests {
     static func read(_ path: String) throws -> String {
         try String(contentsOfFile: TestEnvironment.root + "/" + path, encoding: .utf8)
@@ -49,6 +49,22 @@ struct ReleaseTests {
         let newest = try #require(try Self.releases().first)
         #expect(newest.version == KeyIDVersion.current)
         #expect(newest.date == ManPage.date)
+    }
+
+    @Test("the README and the API reference name the current version wherever they name one to install")
+    func versionInDocs() throws {
+        let pages = ["README.md", "Sources/KeyIDKit/KeyIDKit.docc/GettingStarted.md"]
+        var found = 0
+        for page in pages {
+            let text = try Self.read(page)
+            // keyid_X.Y.Z-1_amd64.deb, keyid-X.Y.Z-x86_64-linux-gnu, from: "X.Y.Z"
+            for match in text.matches(of: /keyid[_-](\d+\.\d+\.\d+)[-_]|from: "(\d+\.\d+\.\d+)"/) {
+                found += 1
+                let version = String(match.output.1 ?? match.output.2 ?? "")
+                #expect(version == KeyIDVersion.current, "\(page) names \(version)")
+            }
+        }
+        #expect(found >= 5)
     }
 
     @Test("packaging/previous-release names the release below the newest, with a full commit")
