@@ -38,6 +38,27 @@ struct CommandLineTextTests {
         #expect(!error.message.contains("keyid") && !error.message.contains("--"), "\(error.message)")
     }
 
+    @Test(
+        "the library's message for each outcome with advice, in its own terms",
+        arguments: [
+            (
+                KeyIDError.alreadyExists(key),
+                "an ID is already stored for \(item); read it, or replace it with a rotation"
+            ),
+            (
+                .unavailable(.noBus("d")),
+                "no D-Bus session bus (d); run inside a login session or set DBUS_SESSION_BUS_ADDRESS; machines without one can keep IDs in files"
+            ),
+            (.invalidStoredValue(key), "the item for \(item) does not hold a valid ID; a rotation replaces it"),
+            (
+                .cloned(key),
+                "the ID for \(item) was stored on another machine (a cloned disk or a restored home directory?); a rotation, or the clone policy rotate, replaces it"
+            ),
+        ])
+    func libraryMessages(error: KeyIDError, message: String) {
+        #expect(error.message == message)
+    }
+
     @Test("as root, no session bus adds --user; a locked keyring's advice is the library's, and the command's")
     func rootAndLockedLines() {
         #expect(

@@ -10,6 +10,7 @@ import Testing
 struct SingleSourceTests {
     @Test("the default timeout is the library's, in the command, its help and the manual page")
     func defaultTimeout() throws {
+        #expect(DeviceIDs.defaultTimeout == .seconds(30))
         #expect(DeviceIDs.Options().timeout == DeviceIDs.defaultTimeout)
         #expect(Duration.seconds(CommandTable.defaultTimeout) == DeviceIDs.defaultTimeout)
         #expect(try Settings(.get, options: ParsedOptions(), environment: ProcessEnvironment()).timeout == 30)
