@@ -213,9 +213,8 @@ dist: release
 ## gpg's keyring (GNUPGHOME for another).
 APT_REPO_KEY ?=
 apt-repo: dist
-	@DEB_REVISION=$(DEB_REVISION) scripts/previous-deb.sh >/dev/null
-	APT_REPO_KEY="$(APT_REPO_KEY)" scripts/apt-repo.sh .build/apt-repo \
-		"$$(DEB_REVISION=$(DEB_REVISION) scripts/previous-deb.sh)" \
+	previous=$$(DEB_REVISION=$(DEB_REVISION) scripts/previous-deb.sh) && \
+		APT_REPO_KEY="$(APT_REPO_KEY)" scripts/apt-repo.sh .build/apt-repo "$$previous" \
 		.build/dist/keyid_$$(scripts/version.sh)-$(DEB_REVISION)_amd64.deb
 
 ## make package-check: lintian, then the package and the tarball on a fresh Debian 12 root made
@@ -224,7 +223,6 @@ apt-repo: dist
 ## fresh copy of that root (scripts/check-upgrade.sh). The previous release's .deb is built
 ## from its commit (scripts/previous-deb.sh, kept in .build/previous-release).
 package-check: dist
-	@scripts/install-deps.sh package
 	@DEB_REVISION=$(DEB_REVISION) scripts/previous-deb.sh >/dev/null
 	DEB_REVISION=$(DEB_REVISION) scripts/check-package.sh
 	DEB_REVISION=$(DEB_REVISION) scripts/check-upgrade.sh

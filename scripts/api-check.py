@@ -148,8 +148,9 @@ def check(root):
     current = run([str(root / "scripts/version.sh")], root).stdout.strip()
     if run(["git", "cat-file", "-e", f"{commit}^{{commit}}"], root, check=False).returncode != 0:
         fail(f"commit {commit[:12]} of {previous} is not in this clone (a shallow clone? git fetch --unshallow)")
-    if version_at(root, commit) != previous:
-        fail(f"packaging/previous-release says {previous}, but commit {commit[:12]} is {version_at(root, commit)}")
+    found = version_at(root, commit)
+    if found != previous:
+        fail(f"packaging/previous-release says {previous}, but commit {commit[:12]} is {found}")
     if version_tuple(current) <= version_tuple(previous):
         fail(f"the version {current} is not newer than the previous release {previous}", 1)
     cache = Path(os.environ.get("KEYID_API_CHECK_CACHE", root / ".build/api-check"))

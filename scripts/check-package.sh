@@ -189,7 +189,7 @@ satisfied() {
         IFS='|' read -ra alternatives <<<"$clause"
         for alternative in "${alternatives[@]}"; do
             read -r name op want <<<"${alternative//[()]/}"
-            have=$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f '${db:Status-Status} ${Version}' "${name%%:*}" 2>/dev/null)
+            have=$(package_status "${name%%:*}")
             [ "${have%% *}" = installed ] || continue
             [ -z "$op" ] || dpkg --compare-versions "${have#* }" "$op" "$want" || continue
             ok=1
@@ -207,7 +207,7 @@ check_install() {
     installed_in_root >"$scratch/after"
     comm -13 "$scratch/before" "$scratch/after" | grep -vx keyid >"$scratch/pulled-in"
     expect "keyid" "installed $version" \
-        "$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f '${db:Status-Status} ${Version}' keyid)" || return 1
+        "$(package_status keyid)" || return 1
     satisfied "$(dpkg-deb -f "$deb" Depends)" || return 1
     # What the root lacked of the field, apt installed.
     for name in "${depends_packages[@]}"; do
@@ -362,7 +362,7 @@ $(cat "$scratch/keyring-id")" "$out"
 check "the tarball unpacked in the root, with libsecret-1-0 installed, finds every library it links, runs, and reads the IDs the package stored" \
     check_tarball_in_root
 
-unmounted "$root" && rm -rf --one-file-system "$root"
+root_remove
 echo "package check: $((SECONDS - started)) s; .deb $(stat -c %s "$deb") bytes, tarball $(stat -c %s "$tarball") bytes"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -128,9 +128,7 @@ read_ids() {
         setpriv --reuid=idcheck --regid=idcheck --init-groups env -i HOME=/home/idcheck PATH=/usr/bin:/bin \
             keyid --backend file $1"
 }
-installed_version() {
-    dpkg-query --admindir="$root/var/lib/dpkg" -W -f '${db:Status-Status} ${Version}' keyid 2>/dev/null
-}
+installed_version() { package_status keyid; }
 
 check_previous_stores() {
     apt_quiet "install --yes --no-install-recommends dbus gnome-keyring" || return 1
@@ -180,7 +178,7 @@ check_downgrade() {
 check "apt-get install --allow-downgrades keyid=$previous: the same three IDs, and the two $version stored" \
     check_downgrade
 
-unmounted "$root" && rm -rf --one-file-system "$root"
+root_remove
 echo "upgrade check: $((SECONDS - started)) s; $previous -> $version -> purge -> $version -> $previous"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -96,6 +96,15 @@ root_prepare() {
     fi
 }
 
+# package_status PACKAGE: "STATUS VERSION" of a package in the root ("installed 0.2.0-1"),
+# nothing when dpkg never knew it.
+package_status() {
+    dpkg-query --admindir="$root/var/lib/dpkg" -W -f '${db:Status-Status} ${Version}' "$1" 2>/dev/null
+}
+
+# root_remove: the root, removed unless something is still mounted in it.
+root_remove() { unmounted "$root" && rm -rf --one-file-system "$root"; }
+
 # unmounted DIR: nothing is mounted in DIR (never delete a tree something is still mounted in).
 unmounted() {
     local target

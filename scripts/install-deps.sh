@@ -7,7 +7,7 @@ build="g++ make libsecret-1-dev pkg-config python3"
 runtime="gnome-keyring dbus dbus-bin dbus-daemon libsecret-tools"
 # chromium renders the API reference for its test (without its recommendations: it runs headless).
 test="python3-dbus python3-gi bash-completion zsh fish groff-base strace valgrind chromium"
-bench="time python3-dbus python3-venv libsystemd-dev libsecret-1-dev pkg-config"
+bench="time python3-dbus python3-venv libsystemd-dev"
 # make deb and make dist (dpkg-deb comes with dpkg; strip and readelf with binutils), make apt-repo
 # (apt-ftparchive writes the indexes, gpg signs them), and the package check: lintian judges the
 # package, mmdebstrap makes the fresh Debian root it runs in.
@@ -27,7 +27,7 @@ case ${1:-build} in
     # come with the Swift toolchain (usr/lib/clang, usr/bin): no Debian package is needed.
     sanitize) wanted="$build $runtime $test $bench $recipes" ;;
     bench) wanted="$build $runtime $bench" ;;
-    order) wanted="$build $runtime python3 valgrind" ;;
+    order) wanted="$build $runtime valgrind" ;;
     package) wanted="$build $packaging" ;;
     *) echo "install-deps.sh: unknown purpose $1" >&2; exit 2 ;;
 esac

@@ -173,7 +173,7 @@ public enum Completions {
 
     /// The spellings of the options, `-h` included.
     static func flags(_ options: [OptionSpec]) -> String {
-        options.flatMap { [$0.option.shortFlag].compactMap { $0 } + [$0.flag] }.joined(separator: " ")
+        options.flatMap(\.option.spellings).joined(separator: " ")
     }
 
     // MARK: - zsh

@@ -281,8 +281,7 @@ public enum ManPage {
 
     /// A label for an option list: the flag in bold and its value name in italics.
     static func label(_ spec: OptionSpec) -> String {
-        let flag = ([spec.option.shortFlag].compactMap { $0 } + [spec.flag]).map { "\\fB\(code($0))\\fR" }
-            .joined(separator: ", ")
+        let flag = spec.option.spellings.map { "\\fB\(code($0))\\fR" }.joined(separator: ", ")
         return flag + (spec.valueName.map { " \\fI\(code($0))\\fR" } ?? "")
     }
 

@@ -9,7 +9,7 @@ import Testing
 @Suite(
     "SecretServiceStore against a real Secret Service", .tags(.integration), .enabled(if: TestEnvironment.hasKeyring))
 struct SecretServiceStoreTests {
-    let store = SecretServiceStore(allowPrompt: false) { () throws(KeyIDError) in
+    let store = SecretServiceStore(allowPrompt: false, timeout: DeviceIDs.defaultTimeout) { () throws(KeyIDError) in
         try Locations.sessionBus(.current())
     }
     static let one = DeviceID("11111111-1111-4111-8111-111111111111")!

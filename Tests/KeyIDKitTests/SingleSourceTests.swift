@@ -34,15 +34,9 @@ struct SingleSourceTests {
 
     /// The code (comment lines left out) of every Swift file under `folder`, by file name.
     static func sources(under folder: String) throws -> [String: String] {
-        let root = TestEnvironment.root + "/" + folder
-        var texts: [String: String] = [:]
-        for path in FileManager.default.enumerator(atPath: root)?.compactMap({ $0 as? String }) ?? []
-        where path.hasSuffix(".swift") {
-            let lines = try String(contentsOfFile: root + "/" + path, encoding: .utf8).split(separator: "\n")
-            texts[(path as NSString).lastPathComponent] =
-                lines.filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
-        }
-        return texts
+        Dictionary(grouping: try RepositoryLayoutTests.codeLines(under: folder + "/")) {
+            String($0.path.split(separator: "/").last!)
+        }.mapValues { $0.map(\.line).joined(separator: "\n") }
     }
 
     @Test("names refuse exactly the control characters the display rule escapes as such")

@@ -12,8 +12,7 @@ package enum CommandLineText {
             return KeyIDError.noBusFact(detail + forRoot)
                 + "; start keyid inside a login session or set DBUS_SESSION_BUS_ADDRESS; machines without one can use --backend file"
         case .locked(let text):
-            return text.replacing(
-                KeyIDError.unlockAdvice, with: "unlock it, or run without --no-prompt to be asked for its password")
+            return commandTerms(text)
         case .unavailable(.temporaryKeyring):
             return error.fact + ", choose one with --collection, or use --backend file"
         case .invalidStoredValue: return error.fact + "; replace it with 'keyid rotate'"
@@ -22,10 +21,16 @@ package enum CommandLineText {
         }
     }
 
-    /// A check's detail in the command line's words.
-    package static func detail(_ check: Check) -> String {
-        check.detail.replacing(
-            Check.lockedNote, with: "is locked: keyid will ask to unlock it, or exit 4 with --no-prompt")
+    /// A check's detail in the command line's words (a locked keyring's, whether the check
+    /// found it or a read was refused).
+    package static func detail(_ check: Check) -> String { commandTerms(check.detail) }
+
+    /// `text` with the library's advice about locked keyrings in the command line's words.
+    private static func commandTerms(_ text: String) -> String {
+        text.replacing(
+            KeyIDError.unlockAdvice, with: "unlock it, or run without --no-prompt to be asked for its password"
+        )
+        .replacing(Check.lockedNote, with: "is locked: keyid will ask to unlock it, or exit 4 with --no-prompt")
     }
 
     /// The line for a warning about `key`, without the `keyid: ` prefix.

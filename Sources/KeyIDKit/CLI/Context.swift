@@ -50,7 +50,7 @@ package struct Context {
     /// The real process: standard streams, the process environment, the Secret Service, the lock
     /// file under `$XDG_RUNTIME_DIR/keyid`, and the system's random numbers.
     /// `closedOutput`: standard output was closed when the process started.
-    package static func system(environment: ProcessEnvironment, closedOutput: Bool = false) -> Context {
+    package static func system(environment: ProcessEnvironment, closedOutput: Bool) -> Context {
         Context(
             stdout: FileDescriptorSink(descriptor: 1, wasClosed: closedOutput),
             stderr: FileDescriptorSink(descriptor: 2),

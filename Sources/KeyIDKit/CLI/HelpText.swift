@@ -61,7 +61,7 @@ package enum HelpText {
     }
 
     static func label(_ spec: OptionSpec) -> String {
-        let name = spec.option.shortFlag.map { "\($0), \(spec.flag)" } ?? spec.flag
+        let name = spec.option.spellings.joined(separator: ", ")
         return spec.valueName.map { "\(name) \($0)" } ?? name
     }
 

@@ -26,6 +26,15 @@ enum OptionValues {
         return id
     }
 
+    /// One of a fixed set of choices; `described` says what was given, for the message.
+    static func choice<T: RawRepresentable & CaseIterable>(_ text: String, _ described: String) throws(KeyIDError) -> T
+    where T.RawValue == String {
+        guard let value = T(rawValue: text) else {
+            throw .usage("\(described): expected \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return value
+    }
+
     /// A name (`--collection`, `--user`): not empty, no control characters.
     static func name(_ text: String, source: String) throws(KeyIDError) -> String {
         if text.isEmpty { throw .usage("\(source) is empty") }

@@ -55,11 +55,10 @@ extension Parser {
         _ option: Option, _ options: ParsedOptions, _ subcommand: Subcommand
     ) throws(KeyIDError) -> T? where T.RawValue == String {
         guard let text = options.values[option] else { return nil }
-        guard let value = T(rawValue: text) else {
-            throw usageError(
-                "invalid \(option.flag) '\(printable(text))': expected \(T.allCases.map(\.rawValue).joined(separator: ", "))",
-                subcommand)
+        do throws(KeyIDError) {
+            return try OptionValues.choice(text, "invalid \(option.flag) '\(printable(text))'")
+        } catch {
+            throw usageError(error.fact, subcommand)
         }
-        return value
     }
 }

@@ -48,43 +48,29 @@ package struct Settings: Equatable, Sendable {
         show = options.flags.contains(.show)
         serviceFilter = serviceGiven ? service.value : nil
         application = options.application
-        // A variable is read only when its flag was not given.
-        if let given = options.onClone {
-            onClone = given
-        } else {
-            onClone = try Self.choice(.onClone, environment) ?? .warn
-        }
-        if let given = options.backend {
-            backend = given
-        } else {
-            backend = try Self.choice(.backend, environment) ?? .secretService
-        }
-        if let given = options.collection {
-            collection = given
-        } else {
-            collection = try Self.name(.collection, environment)
-        }
-        if let given = options.user { user = given } else { user = try Self.name(.user, environment) }
+        onClone = try Self.choice(options.onClone, .onClone, environment) ?? .warn
+        backend = try Self.choice(options.backend, .backend, environment) ?? .secretService
+        collection = try Self.name(options.collection, .collection, environment)
+        user = try Self.name(options.user, .user, environment)
         if spec.takes(.backend) { try Self.checkSecretBackend(processEnvironment) }
     }
 
-    /// A non-empty variable's value, as one of a fixed set of choices.
+    /// The flag's checked value when it was given; else a non-empty variable's value, as one of
+    /// a fixed set of choices (the variable is read only when the flag was not given).
     private static func choice<T: RawRepresentable & CaseIterable>(
-        _ variable: EnvironmentVariable, _ environment: SubcommandEnvironment
+        _ given: T?, _ variable: EnvironmentVariable, _ environment: SubcommandEnvironment
     ) throws(KeyIDError) -> T? where T.RawValue == String {
+        if let given { return given }
         guard let text = try environment.value(variable), !text.isEmpty else { return nil }
-        guard let value = T(rawValue: text) else {
-            throw .usage(
-                "\(variable.rawValue) is '\(Parser.printable(text))': expected \(T.allCases.map(\.rawValue).joined(separator: ", "))"
-            )
-        }
-        return value
+        return try OptionValues.choice(text, "\(variable.rawValue) is '\(Parser.printable(text))'")
     }
 
-    /// A non-empty variable's value, as a name (see ``OptionValues/name(_:source:)``).
-    private static func name(_ variable: EnvironmentVariable, _ environment: SubcommandEnvironment)
+    /// The flag's checked value when it was given; else a non-empty variable's value, as a
+    /// name (see ``OptionValues/name(_:source:)``).
+    private static func name(_ given: String?, _ variable: EnvironmentVariable, _ environment: SubcommandEnvironment)
         throws(KeyIDError) -> String?
     {
+        if let given { return given }
         guard let text = try environment.value(variable), !text.isEmpty else { return nil }
         return try OptionValues.name(text, source: variable.rawValue)
     }

@@ -26,8 +26,7 @@ extension DeviceIDs {
             case .duplicates(let count):
                 return "\(count) items match \(key); using the oldest"
             case .storedOnAnotherMachine:
-                return
-                    "the ID for \(key) was stored on another machine (a cloned disk or a restored home directory?)"
+                return KeyIDError.cloned(key).fact
             case .replacedClone:
                 return "replaced the ID for \(key), which was stored on another machine"
             case .temporaryKeyring:

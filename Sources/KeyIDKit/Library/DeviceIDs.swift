@@ -99,7 +99,7 @@ public final class DeviceIDs: Sendable {
     }
 
     /// The store `backend` and `options` describe: the one both the library and the `keyid`
-    /// command use (see ``secretServiceStore(_:_:handover:)``).
+    /// command use.
     package static func store(
         for backend: Backend, _ options: Options, _ environment: ProcessEnvironment,
         handover: SessionBus.Handover = .asGLibFindsIt
@@ -112,8 +112,8 @@ public final class DeviceIDs: Sendable {
 
     /// The Secret Service store `options` describe, on the bus `environment` leads to. The command hands GLib the address
     /// it found (`handover` `.export`); a library uses the session bus as GLib finds it.
-    package static func secretServiceStore(
-        _ options: Options, _ environment: ProcessEnvironment, handover: SessionBus.Handover = .asGLibFindsIt
+    private static func secretServiceStore(
+        _ options: Options, _ environment: ProcessEnvironment, handover: SessionBus.Handover
     ) -> SecretServiceStore {
         let store = SecretServiceStore(
             allowPrompt: options.allowsPrompt, collection: options.collection, timeout: options.timeout,
@@ -127,11 +127,10 @@ public final class DeviceIDs: Sendable {
         return store
     }
 
-    /// `read`, called at most once: later calls give what the first one gave (the ID, or the
-    /// error). The machine ID does not change while a program runs.
-    package static func once(_ read: @escaping () throws(KeyIDError) -> MachineID) -> () throws(KeyIDError) -> MachineID
-    {
-        var outcome: Result<MachineID, KeyIDError>?
+    /// `read`, called at most once: later calls give what the first one gave (the value, or
+    /// the error). The machine ID does not change while a program runs.
+    package static func once<T>(_ read: @escaping () throws(KeyIDError) -> T) -> () throws(KeyIDError) -> T {
+        var outcome: Result<T, KeyIDError>?
         return { () throws(KeyIDError) in
             if outcome == nil {
                 do throws(KeyIDError) {
@@ -180,12 +179,10 @@ public final class DeviceIDs: Sendable {
         let makeStore: () throws(KeyIDError) -> any SecretStore
         let serializer: any WriteSerializer
         let generate: () -> DeviceID
-        /// Reads this machine's ID; called at most once, for the ``binding`` it is kept as.
-        let machineID: () throws(KeyIDError) -> MachineID
+        /// The machine binding (an HMAC of the machine ID), worked out on first use and kept;
+        /// `nil` when the machine ID cannot be read.
+        let binding: () -> String?
         var store: (any SecretStore)?
-        /// The machine binding (an HMAC of the machine ID), once worked out; `.some(nil)` when
-        /// the machine ID cannot be read.
-        private var binding: String??
 
         init(
             makeStore: @escaping () throws(KeyIDError) -> any SecretStore, serializer: any WriteSerializer,
@@ -194,7 +191,8 @@ public final class DeviceIDs: Sendable {
             self.makeStore = makeStore
             self.serializer = serializer
             self.generate = generate
-            self.machineID = machineID
+            let binding = DeviceIDs.once { () throws(KeyIDError) in try machineID().binding }
+            self.binding = { try? binding() }
         }
 
         func useCases() throws(KeyIDError) -> DeviceIDUseCases {
@@ -206,14 +204,7 @@ public final class DeviceIDs: Sendable {
                 self.store = store
             }
             return DeviceIDUseCases(
-                store: store, serializer: serializer, generate: generate, binding: { [self] in machineBinding() })
-        }
-
-        private func machineBinding() -> String? {
-            if let binding { return binding }
-            let worked = try? machineID().binding
-            binding = .some(worked)
-            return worked
+                store: store, serializer: serializer, generate: generate, binding: binding)
         }
     }
 

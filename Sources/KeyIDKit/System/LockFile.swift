@@ -45,9 +45,9 @@ package final class LockFile {
     {
         let directoryDescriptor = try privateDirectory(directory).openCreating { parent throws(SystemFailure) in
             do throws(SystemCallError) {
-                try POSIX.call("mkdir") { mkdir(parent, 0o700) }
+                try POSIX.makeDirectory(parent)
             } catch {
-                if error.errno != EEXIST { throw failure("cannot create \(parent): \(error)", error) }
+                throw failure("cannot create \(parent): \(error)", error)
             }
         }
         defer { close(directoryDescriptor) }

@@ -1,5 +1,3 @@
-import Glibc
-
 /// Serialises writes with keyid's lock file, across processes.
 package struct LockFileSerializer: WriteSerializer {
     /// Where the lock file's directory is, asked for when a write needs it (see

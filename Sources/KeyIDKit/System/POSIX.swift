@@ -76,7 +76,6 @@ enum POSIX {
     /// descriptor opened later (the lock file, the bus socket) becomes standard output by
     /// accident. Returns the descriptors that were closed: what is written to them fails, as
     /// it would have.
-    @discardableResult
     static func reopenClosedStandardDescriptors() -> Set<Int32> {
         var closed: Set<Int32> = []
         for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
@@ -126,6 +125,15 @@ enum POSIX {
     }
 
     /// Sets (or, given `nil`, removes) a variable of the process environment.
+    /// `mkdir(path, 0700)`; a directory (or anything) already at `path` is no failure.
+    static func makeDirectory(_ path: String) throws(SystemCallError) {
+        do throws(SystemCallError) {
+            try call("mkdir") { mkdir(path, 0o700) }
+        } catch {
+            if error.errno != EEXIST { throw error }
+        }
+    }
+
     static func setEnvironment(_ name: String, _ value: String?) {
         if let value { setenv(name, value, 1) } else { unsetenv(name) }
     }

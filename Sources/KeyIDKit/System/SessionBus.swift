@@ -50,7 +50,7 @@ package struct SessionBus: Equatable, Sendable {
         let variable = SystemVariable.sessionBus.rawValue
         switch handover {
         case .export:
-            setenv(variable, address, 1)
+            POSIX.setEnvironment(variable, address)
         case .asGLibFindsIt:
             // The environment as it is now, when GLib looks (a value that is not UTF-8 is no value).
             let environment = ProcessEnvironment.current()

@@ -1,5 +1,3 @@
-import Glibc
-
 /// Somewhere text goes: standard output, standard error, or a buffer in tests.
 package protocol TextSink: AnyObject, Sendable {
     /// Writes all of `text`.

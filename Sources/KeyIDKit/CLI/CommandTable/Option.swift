@@ -7,6 +7,9 @@ package enum Option: String, CaseIterable, Sendable {
     /// The one-letter spelling the option also has (`-h`), if any.
     package var shortFlag: String? { self == .help ? "-h" : nil }
 
+    /// Every spelling, the short one first: `-h`, `--help`.
+    package var spellings: [String] { (shortFlag.map { [$0] } ?? []) + [flag] }
+
     /// How the option is spelled on the command line: `--` and the name in kebab case.
     package var flag: String {
         var spelled = "--"

@@ -201,9 +201,9 @@ package final class FileStore: SecretStore {
         for component in path.split(separator: "/") {
             prefix += "/" + component
             do throws(SystemCallError) {
-                try POSIX.call("mkdir") { mkdir(prefix, 0o700) }
+                try POSIX.makeDirectory(prefix)
             } catch {
-                if error.errno != EEXIST { throw ItemDirectory.failure("cannot create \(prefix): \(error)", error) }
+                throw ItemDirectory.failure("cannot create \(prefix): \(error)", error)
             }
         }
     }

@@ -4,7 +4,7 @@ struct DBusCall: Equatable, Sendable {
     /// The Secret Service's well-known bus name.
     static let secretService = "org.freedesktop.secrets"
     /// The bus name that receives the call.
-    var destination: String? = secretService
+    var destination: String = secretService
     /// The object called. Address a collection by the path `Service.ReadAlias` gives, not
     /// by `/org/freedesktop/secrets/aliases/…`: gnome-keyring 42 rewrites alias paths on its
     /// D-Bus worker thread while its main thread replaces (and frees) the alias table's

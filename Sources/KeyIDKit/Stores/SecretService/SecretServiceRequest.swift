@@ -28,7 +28,7 @@ enum SecretServiceRequest: Equatable, Sendable {
     /// Whether the request may change the keyring (a prompt may complete a change).
     var changes: Bool {
         switch self {
-        case .method(let call): return ["CreateItem", "SetSecret", "Delete", "Set", "Prompt"].contains(call.member)
+        case .method(let call): return ["CreateItem", "SetSecret", "Delete", "Set"].contains(call.member)
         case .prompt: return true
         case .searchItems, .readAlias: return false
         }

@@ -27,9 +27,13 @@ extension SecretServiceStore {
     /// A search that found nothing proves nothing while the default keyring is locked.
     /// Unlocks it (returning true) when prompting is allowed; otherwise reports it locked.
     func unlockDefaultCollectionIfLocked(_ what: String) throws(KeyIDError) -> Bool {
-        guard let path = try readAlias("default"),
-            case .boolean(true) = try property(path, Self.collectionInterface, "Locked")
-        else { return false }
+        let path: String
+        do throws(KeyIDError) {
+            path = try targetCollection()  // the default keyring: searches without a collection run this
+        } catch .unavailable(.noDefaultKeyring) {
+            return false
+        }
+        guard case .boolean(true) = try property(path, Self.collectionInterface, "Locked") else { return false }
         try unlock([path], what: "the default keyring, which may hold \(what),")
         return true
     }

@@ -16,7 +16,6 @@
 package final class SecretServiceStore: SecretStore {
     static let servicePath = "/org/freedesktop/secrets"
     static let serviceInterface = "org.freedesktop.Secret.Service"
-    static let promptInterface = "org.freedesktop.Secret.Prompt"
     static let itemInterface = "org.freedesktop.Secret.Item"
     static let propertiesInterface = "org.freedesktop.DBus.Properties"
 
@@ -46,7 +45,7 @@ package final class SecretServiceStore: SecretStore {
     /// `ownsProcess`: the process is keyid's own (the command), whose GLib messages may be
     /// dropped (``LibSecretConnection/open(timeout:ownsProcess:)``).
     package init(
-        allowPrompt: Bool, collection: String? = nil, timeout: Duration = .seconds(30), ownsProcess: Bool = false,
+        allowPrompt: Bool, collection: String? = nil, timeout: Duration, ownsProcess: Bool = false,
         bus: @escaping () throws(KeyIDError) -> SessionBus
     ) {
         self.allowPrompt = allowPrompt
@@ -64,7 +63,10 @@ package final class SecretServiceStore: SecretStore {
         guard details.contains(.everyName) else {
             let found = try search([key.attributes], details: details, what: what)[0]
             guard found.isEmpty else { return found }
-            return try foreign(in: search([python], details: details.union(.attributes), what: what)[0], besides: [])
+            // The first search found nothing, so it has checked the default keyring already.
+            return try foreign(
+                in: search([python], details: details.union(.attributes), what: what, defaultChecked: true)[0],
+                besides: [])
         }
         // A write looks under both names and will need the session: all of it goes together.
         let both = try search([key.attributes, python], details: details.union(.attributes), what: what)
@@ -100,8 +102,10 @@ package final class SecretServiceStore: SecretStore {
     /// For each of `sets`, the items whose attributes include it, unlocking (or reporting)
     /// locked ones. The searches go out together, with `OpenSession` when the session is
     /// wanted (values, or a write to follow), and so do the reads of what they found.
+    /// `defaultChecked`: the default keyring was found unlocked (or unlocked) already, so an
+    /// empty result is not looked into again.
     private func search(
-        _ sets: [[(String, String)]], details: LookupDetails, what: String, afterUnlocking: Bool = false
+        _ sets: [[(String, String)]], details: LookupDetails, what: String, defaultChecked: Bool = false
     ) throws(KeyIDError) -> [[StoredItem]] {
         var paths: [[String]]
         if let collection {
@@ -125,10 +129,10 @@ package final class SecretServiceStore: SecretStore {
             }
             if !locked.isEmpty {
                 try unlock(locked, what: "the keyring holding \(what)")
-            } else if paths.allSatisfy(\.isEmpty), !afterUnlocking, try unlockDefaultCollectionIfLocked(what) {
+            } else if paths.allSatisfy(\.isEmpty), !defaultChecked, try unlockDefaultCollectionIfLocked(what) {
                 // Some providers cannot search a locked keyring: look again (once) now that it
                 // is open.
-                return try search(sets, details: details, what: what, afterUnlocking: true)
+                return try search(sets, details: details, what: what, defaultChecked: true)
             }
         }
         // Every item found, once, read in one batch (an item deleted meanwhile is dropped).
@@ -299,12 +303,11 @@ package final class SecretServiceStore: SecretStore {
     /// Calls a method on the object at `path` (the service when `nil`) and returns the
     /// reply's values, with a failure mapped onto the outcome users see.
     func request(
-        _ path: String?, _ interface: String, _ method: String, _ arguments: [DBusValue],
-        destination: String = DBusCall.secretService, replyType: String? = nil
+        _ path: String?, _ interface: String, _ method: String, _ arguments: [DBusValue], replyType: String? = nil
     ) throws(KeyIDError) -> [DBusValue] {
         let call = DBusCall(
-            destination: destination, path: path ?? Self.servicePath, interface: interface, member: method,
-            arguments: arguments, replyType: replyType)
+            path: path ?? Self.servicePath, interface: interface, member: method, arguments: arguments,
+            replyType: replyType)
         let reply = try requests([.method(call)])[0]
         return try mapped { () throws(SecretServiceFailure) in try reply.get() }
     }
