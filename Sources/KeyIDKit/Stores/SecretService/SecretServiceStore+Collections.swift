@@ -48,17 +48,39 @@ extension SecretServiceStore {
                 }))
     }
 
-    /// Every collection's object path and label.
+    /// Every collection's object path and label: the labels read in one batch of calls.
     func collections() throws(KeyIDError) -> [(path: String, label: String)] {
-        let reply = try request(
-            Self.servicePath, Self.propertiesInterface, "Get",
-            [.string(Self.serviceInterface), .string("Collections")],
-            replyType: "(v)")
-        guard case .array(_, let paths)? = reply.first?[0] else { return [] }
+        let paths = try collectionPaths(try requests([Self.collectionsRequest])[0])
         var result: [(path: String, label: String)] = []
-        for case .objectPath(let path) in paths {
-            let label = try property(path, Self.collectionInterface, "Label").text ?? ""
-            result.append((path, label))
+        for (path, label) in try properties(of: paths, "Label") {
+            result.append((path, try mapped { () throws(SecretServiceFailure) in try label.get() }.text ?? ""))
+        }
+        return result
+    }
+
+    /// Reads the service's `Collections` property.
+    static let collectionsRequest = propertyRequest(servicePath, serviceInterface, "Collections")
+
+    /// The object paths in a reply to ``collectionsRequest``.
+    func collectionPaths(_ reply: Result<[DBusValue], SecretServiceFailure>) throws(KeyIDError) -> [String] {
+        (try mapped { () throws(SecretServiceFailure) in try reply.get() }.first?[0])?.objectPaths ?? []
+    }
+
+    /// One property of each collection at `paths`, read in one batch of calls, in the order of
+    /// `paths`: its value, unboxed from its variant, or how reading it failed. A collection
+    /// that is gone (deleted since it was listed) is left out.
+    func properties(of paths: [String], _ name: String) throws(KeyIDError) -> [(
+        path: String, value: Result<DBusValue, SecretServiceFailure>
+    )] {
+        guard !paths.isEmpty else { return [] }
+        let replies = try requests(paths.map { Self.propertyRequest($0, Self.collectionInterface, name) })
+        var result: [(path: String, value: Result<DBusValue, SecretServiceFailure>)] = []
+        for (path, reply) in zip(paths, replies) {
+            switch reply {
+            case .success(let values): result.append((path, .success(values.first?[0] ?? .other(""))))
+            case .failure(let error) where error.isNoSuchObject: continue
+            case .failure(let error): result.append((path, .failure(error)))
+            }
         }
         return result
     }
@@ -81,8 +103,15 @@ extension SecretServiceStore {
 
     /// One property of an object of the Secret Service, unboxed from its variant.
     func property(_ path: String, _ interface: String, _ name: String) throws(KeyIDError) -> DBusValue {
-        let reply = try request(
-            path, Self.propertiesInterface, "Get", [.string(interface), .string(name)], replyType: "(v)")
-        return reply.first?[0] ?? .other("")
+        let reply = try requests([Self.propertyRequest(path, interface, name)])[0]
+        return try mapped { () throws(SecretServiceFailure) in try reply.get() }.first?[0] ?? .other("")
+    }
+
+    /// `Properties.Get` of one property of the object at `path`.
+    static func propertyRequest(_ path: String, _ interface: String, _ name: String) -> SecretServiceRequest {
+        .method(
+            DBusCall(
+                path: path, interface: propertiesInterface, member: "Get",
+                arguments: [.string(interface), .string(name)], replyType: "(v)"))
     }
 }
