@@ -6,9 +6,10 @@
   keyring-tool.py count SERVICE ACCOUNT     how many items match
   keyring-tool.py items SERVICE ACCOUNT     the matching items in the provider's order, one JSON
                                             line each: path, label, created, modified
-  keyring-tool.py lock                      lock the default collection (on KWallet this closes
-                                            the wallet: unlocking it again needs a password dialog)
-  keyring-tool.py locked                    whether the default collection is locked (true/false)
+  keyring-tool.py lock [COLLECTION]         lock the default collection, or the one at that path
+                                            (on KWallet this closes the wallet: unlocking it again
+                                            needs a password dialog)
+  keyring-tool.py locked [COLLECTION]       whether that collection is locked (true/false)
 
 Uses a plain session: the values cross a private test bus only. Works on gnome-keyring,
 KWallet and KeePassXC: where the provider answers with a prompt (KeePassXC's CreateItem and
@@ -110,12 +111,13 @@ def main():
                 "modified": int(props["Modified"]),
             }))
     elif command == "locked":
-        path = iface.ReadAlias("default")
+        path = sys.argv[2] if len(sys.argv) > 2 else iface.ReadAlias("default")
         locked = bus.get_object(BUS, path).Get(
             "org.freedesktop.Secret.Collection", "Locked", dbus_interface=PROPS)
         print("true" if locked else "false")
     elif command == "lock":
-        _, prompt = iface.Lock([iface.ReadAlias("default")])
+        path = sys.argv[2] if len(sys.argv) > 2 else iface.ReadAlias("default")
+        _, prompt = iface.Lock([dbus.ObjectPath(path)])
         run_prompt(bus, prompt)
     else:
         sys.exit("unknown command " + command)

@@ -42,6 +42,130 @@ struct CollectionTests {
         #expect(try itemCount(service: service) == 0)
     }
 
+    /// KeePassXC's second database, which `KEYID_KEEPASSXC_SECOND=true` opens beside the default one.
+    static let second = "/org/freedesktop/secrets/collection/second"
+
+    /// Stores an ID in the second database, then locks it (the script's `$id`), before `script`.
+    func inLockedSecond(_ service: String, _ script: String) throws -> ProcessOutcome {
+        try inSession(
+            "unlocked",
+            """
+            id=$($KEYID get --create --collection second --service "$1") || exit 91
+            /usr/bin/python3 "$KEYRING_TOOL" lock \(Self.second) || exit 92
+            test "$(/usr/bin/python3 "$KEYRING_TOOL" locked \(Self.second))" = true || exit 93
+            open_second() {
+              dbus-send --session --print-reply --dest=org.keepassxc.KeePassXC.MainWindow /keepassxc \\
+                org.keepassxc.KeePassXC.MainWindow.openDatabase \\
+                string:"$XDG_DATA_HOME/keyid-keepassxc/second.kdbx" string:keyid-test-password >/dev/null
+            }
+            \(script)
+            """, arguments: [service], environment: ["KEYID_KEEPASSXC_SECOND": "true"])
+    }
+
+    @Test(
+        "a locked database that hides its items may hold the ID: exit 4 naming it, nothing stored, an unlock asked for",
+        .enabled(if: TestEnvironment.provider == .keepassxc))
+    func lockedDatabaseHidingItems() throws {
+        let service = TestEnvironment.uniqueService()
+        let outcome = try inLockedSecond(
+            service,
+            """
+            $KEYID get --no-prompt --service "$1" >out; echo "get=$?"; test -s out && echo "stdout not empty"
+            $KEYID get --create --no-prompt --service "$1" >out; echo "create=$?"; test -s out && echo "stdout not empty"
+            echo "visible=$(/usr/bin/python3 "$KEYRING_TOOL" count "$1" device-id)"
+            start=$(date +%s%N)
+            $KEYID get --timeout 2 --service "$1" >out 2>prompting.err; echo "prompting=$?"
+            echo "ms=$(( ($(date +%s%N) - start) / 1000000 ))"
+            test -s out && echo "stdout not empty"
+            grep -q 'waiting for an unlock prompt nobody answered' prompting.err && echo "prompt asked"
+            open_second
+            echo "stored=$(/usr/bin/python3 "$KEYRING_TOOL" count "$1" device-id)"
+            test "$($KEYID get --no-prompt --service "$1")" = "$id" && echo "same ID"
+            """)
+        #expect(
+            outcome.stdout.hasPrefix("get=4\ncreate=4\nvisible=0\nprompting=6\n"), "\(outcome.stdout) \(outcome.stderr)"
+        )
+        #expect(!outcome.stdout.contains("stdout not empty"))
+        #expect(outcome.stdout.contains("prompt asked\n"))
+        #expect(outcome.stdout.contains("stored=1\nsame ID\n"))
+        let ms = outcome.stdout.split(separator: "\n").first { $0.hasPrefix("ms=") }.flatMap { Int($0.dropFirst(3)) }
+        #expect((1900..<4000).contains(ms ?? 0))
+        let lines = outcome.stderr.split(separator: "\n")
+        #expect(lines.count == 2)
+        for line in lines {
+            #expect(
+                line
+                    == "keyid: the keyring 'second' (\(Self.second)), which may hold the ID for service '\(service)', account 'device-id', is locked; unlock it, or run without --no-prompt to be asked for its password"
+            )
+        }
+    }
+
+    @Test(
+        "a database unlocked in KeePassXC's own window while keyid waits: its prompt ends dismissed, and the ID is read",
+        .enabled(if: TestEnvironment.provider == .keepassxc))
+    func unlockedElsewhere() throws {
+        let outcome = try inLockedSecond(
+            TestEnvironment.uniqueService(),
+            """
+            $KEYID get --timeout 10 --service "$1" >out 2>err & keyid=$!
+            prompts() {
+              dbus-send --session --print-reply=literal --dest=org.freedesktop.secrets /org/freedesktop/secrets/prompt \\
+                org.freedesktop.DBus.Introspectable.Introspect 2>/dev/null | grep -o 'node name="[^"]*"' | cut -d'"' -f2
+            }
+            until prompt=$(prompts | head -n 1) && [ -n "$prompt" ]; do sleep 0.02; done
+            open_second
+            dbus-send --session --print-reply --dest=org.freedesktop.secrets "/org/freedesktop/secrets/prompt/$prompt" \\
+              org.freedesktop.Secret.Prompt.Dismiss >/dev/null || exit 94
+            wait $keyid; echo "get=$?"
+            test "$(cat out)" = "$id" && echo "same ID"
+            """)
+        #expect(outcome.stdout == "get=0\nsame ID\n", "\(outcome.stdout) \(outcome.stderr)")
+        #expect(outcome.stderr.isEmpty)
+    }
+
+    @Test(
+        "gnome-keyring's locked keyrings that do not hold the ID: not found, and nothing is asked",
+        .enabled(if: TestEnvironment.provider == .gnomeKeyring))
+    func lockedKeyringsListingItems() throws {
+        // Keyrings load when gnome-keyring starts: copies of the login keyring made in a first
+        // session (one empty, one holding another item) are locked in the second.
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("keyid-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let service = TestEnvironment.uniqueService()
+        func session(_ script: String) throws -> ProcessOutcome {
+            try runProgram(
+                TestEnvironment.root + "/Tests/Harness/keyring-session.sh",
+                ["--provider", "gnome-keyring", "--state", state, "--", "/bin/sh", "-c", script, "sh", service],
+                environment: ["KEYID": TestEnvironment.binary])
+        }
+        let first = try session(
+            """
+            cd "$XDG_DATA_HOME/keyrings" || exit 91
+            cp login.keyring empty.keyring || exit 92
+            $KEYID create --service other >/dev/null || exit 93
+            cp login.keyring second.keyring || exit 94
+            $KEYID delete --force --service other || exit 95
+            """)
+        #expect(first.status == 0, "\(first.stderr)")
+        let outcome = try session(
+            """
+            dbus-monitor --session "type=method_call,interface=org.freedesktop.Secret.Service,member=Unlock" \\
+              >"$XDG_RUNTIME_DIR/unlocks" 2>&1 & monitor=$!
+            until grep -qs NameLost "$XDG_RUNTIME_DIR/unlocks"; do sleep 0.02; done
+            unlocks() { sleep 0.2; grep -c 'member=Unlock' "$XDG_RUNTIME_DIR/unlocks"; }
+            $KEYID get --no-prompt --service "$1"; echo "get=$?"
+            $KEYID get --service "$1"; echo "prompting=$?"
+            $KEYID get --create --service "$1" >/dev/null; echo "create=$?"
+            echo "unlocks=$(unlocks)"
+            $KEYID get --service other 2>/dev/null; echo "other=$?"
+            echo "unlocks=$(unlocks)"
+            kill $monitor
+            """)
+        #expect(outcome.stdout == "get=1\nprompting=1\ncreate=0\nunlocks=0\nother=4\nunlocks=1\n", "\(outcome.stderr)")
+        let notFound = "keyid: no ID is stored for service '\(service)', account 'device-id'\n"
+        #expect(outcome.stderr.hasPrefix(notFound + notFound))
+    }
+
     @Test("a locked keyring named by --collection is exit 4 under --no-prompt")
     func locked() throws {
         let outcome = try inSession(

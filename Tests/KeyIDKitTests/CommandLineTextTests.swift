@@ -72,6 +72,15 @@ struct CommandLineTextTests {
         #expect(
             CommandLineText.line(locked, asRoot: false)
                 == "the default keyring is locked; unlock it, or run without --no-prompt to be asked for its password")
+        let several = KeyIDError.locked("the keyrings a and b are locked; " + KeyIDError.unlockSeveralAdvice)
+        #expect(
+            several.message
+                == "the keyrings a and b are locked; unlock them, or allow a prompt to be asked for their passwords"
+        )
+        #expect(
+            CommandLineText.line(several, asRoot: false)
+                == "the keyrings a and b are locked; unlock them, or run without --no-prompt to be asked for their passwords"
+        )
         let check = Check.warning("default keyring", "/org/freedesktop/secrets/collection/login " + Check.lockedNote)
         #expect(!check.detail.contains("keyid") && !check.detail.contains("--"))
         #expect(

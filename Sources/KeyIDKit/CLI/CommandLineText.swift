@@ -30,6 +30,10 @@ package enum CommandLineText {
         text.replacing(
             KeyIDError.unlockAdvice, with: "unlock it, or run without --no-prompt to be asked for its password"
         )
+        .replacing(
+            KeyIDError.unlockSeveralAdvice,
+            with: "unlock them, or run without --no-prompt to be asked for their passwords"
+        )
         .replacing(Check.lockedNote, with: "is locked: keyid will ask to unlock it, or exit 4 with --no-prompt")
     }
 

@@ -19,6 +19,10 @@
 # locked:   the same, then Service.Lock on the default collection and the prompt it
 #           returns (the prompt locks at once, no dialog). Beware: unlocking it again
 #           needs the unlock dialog, so a client's Unlock (or a store) never completes.
+#
+# KEYID_KEEPASSXC_SECOND=true: also open a second database, second.kdbx beside the first
+# (same password), unlocked: the collection /org/freedesktop/secrets/collection/second.
+# The first stays the default (KeePassXC's default alias follows the active tab).
 set -eu
 
 provider=keepassxc
@@ -123,12 +127,32 @@ ready_hook() {
     # The collection appears (Locked=true) before the key derivation has finished
     # and the database is open; wait for that in both modes.
     wait_locked false
+    if [ "${KEYID_KEEPASSXC_SECOND-}" = true ]; then
+        open_second
+    fi
     if [ "$1" = locked ]; then
         reply=$(call $SECRETS $SECRETS_PATH org.freedesktop.Secret.Service.Lock \
             "array:objpath:$collection") || die "Service.Lock($collection) failed"
         run_prompt "$(prompt_of "$reply")"
         wait_locked true
     fi
+}
+
+# open_second: opens second.kdbx through KeePassXC's own D-Bus interface, which makes
+# it the active tab, then the first again, so that the default alias comes back to it.
+open_second() {
+    second="$XDG_DATA_HOME/keyid-keepassxc/second.kdbx"
+    place_store "$second"
+    for db in "$second" "$XDG_DATA_HOME/keyid-keepassxc/keyid.kdbx"; do
+        call org.keepassxc.KeePassXC.MainWindow /keepassxc \
+            org.keepassxc.KeePassXC.MainWindow.openDatabase string:"$db" string:"$password" >/dev/null ||
+            die "openDatabase($db) failed"
+    done
+    until [ "$(locked $SECRETS_PATH/collection/second)" = false ] && [ "$(default_collection)" = "$collection" ]; do
+        alive "$pid" || die "exited while opening a second database (log: $log)"
+        [ "$(now_ms)" -lt "$deadline" ] || die "the second database was not open and unlocked within 10 s (log: $log)"
+        sleep 0.01
+    done
 }
 
 # AutoSaveOnExit=true: SIGTERM saves the database (a SIGKILL, needed while a dialog is

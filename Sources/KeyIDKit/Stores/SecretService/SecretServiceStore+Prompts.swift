@@ -1,46 +1,64 @@
 /// Locked keyrings and prompts: unlocking (which may ask a person for a password) and
 /// waiting, bounded, for a prompt the provider shows.
 extension SecretServiceStore {
-    /// Unlocks `paths`, which may show a prompt; throws ``KeyIDError/locked(_:)`` when
-    /// prompting is not allowed or the prompt did not unlock them all.
-    func unlock(_ paths: [String], what: String) throws(KeyIDError) {
+    /// Unlocks `paths` (items or collections), which may show a prompt; throws
+    /// ``KeyIDError/locked(_:)`` when prompting is not allowed or the prompt did not unlock
+    /// them all. `what` names what is locked; `several`: it is more than one keyring.
+    func unlock(_ paths: [String], what: String, several: Bool = false) throws(KeyIDError) {
         guard allowPrompt else {
-            throw .locked("\(what) is locked; " + KeyIDError.unlockAdvice)
+            throw .locked(
+                "\(what) \(several ? "are" : "is") locked; "
+                    + (several ? KeyIDError.unlockSeveralAdvice : KeyIDError.unlockAdvice))
         }
         // Unlock is called here and its prompt run through libsecret: libsecret 0.20.5's own
-        // secret_service_unlock_dbus_paths crashes when the prompt completes without a list
-        // (a provider that went away, or KeePassXC's dismissal with ""), see
+        // secret_service_unlock_dbus_paths never completes when the prompt ends without a
+        // list (a provider that went away, or KeePassXC's dismissal with ""), see
         // doc/COMPATIBILITY.md.
         let reply = try request(
             nil, Self.serviceInterface, "Unlock", [.array(elementType: "o", paths.map(DBusValue.objectPath))],
             replyType: "(aoo)")
-        var count = reply.first?.objectPaths.count ?? 0
+        var unlocked = Set(reply.first?.objectPaths ?? [])
         if let prompt = reply.count > 1 ? reply[1].text : nil, prompt != "/" {
-            count += try runPrompt(prompt)?.objectPaths.count ?? 0
+            unlocked.formUnion(try runPrompt(prompt)?.objectPaths ?? [])
         }
-        if count < paths.count {
+        // What the provider lists is not the whole answer: it may name an item's collection
+        // instead of the item (KeePassXC unlocks whole databases), and a keyring unlocked
+        // some other way meanwhile (in the provider's own window) ends the prompt dismissed.
+        // What is still locked is.
+        let unsure = paths.filter { !unlocked.contains($0) && !unlocked.contains(Self.collectionPath(of: $0)) }
+        if try !stillLocked(unsure).isEmpty {
             throw .locked(
-                "\(what) is locked and was not unlocked (the unlock prompt was dismissed or could not be shown)")
+                "\(what) \(several ? "are" : "is") locked and \(several ? "were" : "was") not unlocked (the unlock prompt was dismissed or could not be shown)"
+            )
         }
     }
 
-    /// A search that found nothing proves nothing while the default keyring is locked.
-    /// Unlocks it (returning true) when prompting is allowed; otherwise reports it locked.
-    func unlockDefaultCollectionIfLocked(_ what: String) throws(KeyIDError) -> Bool {
-        let path: String
-        do throws(KeyIDError) {
-            path = try targetCollection()  // the default keyring: searches without a collection run this
-        } catch .unavailable(.noDefaultKeyring) {
-            return false
+    /// Those of `paths` (items or collections) that are locked, read in one batch of calls;
+    /// an object that is gone is not.
+    private func stillLocked(_ paths: [String]) throws(KeyIDError) -> [String] {
+        guard !paths.isEmpty else { return [] }
+        let replies = try requests(
+            paths.map { path in
+                let isItem = Self.collectionPath(of: path).hasPrefix(Self.servicePath + "/collection/")
+                return Self.propertyRequest(path, isItem ? Self.itemInterface : Self.collectionInterface, "Locked")
+            })
+        var locked: [String] = []
+        for (path, reply) in zip(paths, replies) {
+            if case .failure(let error) = reply, error.isNoSuchObject { continue }
+            if case .boolean(true) = try mapped({ () throws(SecretServiceFailure) in try reply.get() }).first?[0] {
+                locked.append(path)
+            }
         }
-        guard case .boolean(true) = try property(path, Self.collectionInterface, "Locked") else { return false }
-        try unlock([path], what: "the default keyring, which may hold \(what),")
-        return true
+        return locked
     }
 
     /// The object path an alias (such as `default`) points to; `nil` when it points nowhere.
     func readAlias(_ alias: String) throws(KeyIDError) -> String? {
-        let reply = try requests([.readAlias(alias)])[0]
+        try aliasPath(try requests([.readAlias(alias)])[0])
+    }
+
+    /// The collection in a reply to `ReadAlias`; `nil` when the alias points nowhere.
+    func aliasPath(_ reply: Result<[DBusValue], SecretServiceFailure>) throws(KeyIDError) -> String? {
         let path = try mapped { () throws(SecretServiceFailure) in try reply.get() }.first?.text
         return path == "/" ? nil : path
     }

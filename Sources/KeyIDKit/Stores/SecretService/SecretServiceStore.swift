@@ -63,7 +63,7 @@ package final class SecretServiceStore: SecretStore {
         guard details.contains(.everyName) else {
             let found = try search([key.attributes], details: details, what: what)[0]
             guard found.isEmpty else { return found }
-            // The first search found nothing, so it has checked the default keyring already.
+            // The first search found nothing, so it has looked into the locked keyrings already.
             return try foreign(
                 in: search([python], details: details.union(.attributes), what: what, defaultChecked: true)[0],
                 besides: [])
@@ -102,8 +102,9 @@ package final class SecretServiceStore: SecretStore {
     /// For each of `sets`, the items whose attributes include it, unlocking (or reporting)
     /// locked ones. The searches go out together, with `OpenSession` when the session is
     /// wanted (values, or a write to follow), and so do the reads of what they found.
-    /// `defaultChecked`: the default keyring was found unlocked (or unlocked) already, so an
-    /// empty result is not looked into again.
+    /// `defaultChecked`: the locked keyrings were looked into already (the default one, and
+    /// those that hide their items: ``unlockUnsearchedKeyrings(_:)``), so an empty result is
+    /// not looked into again.
     private func search(
         _ sets: [[(String, String)]], details: LookupDetails, what: String, defaultChecked: Bool = false
     ) throws(KeyIDError) -> [[StoredItem]] {
@@ -129,9 +130,9 @@ package final class SecretServiceStore: SecretStore {
             }
             if !locked.isEmpty {
                 try unlock(locked, what: "the keyring holding \(what)")
-            } else if paths.allSatisfy(\.isEmpty), !defaultChecked, try unlockDefaultCollectionIfLocked(what) {
-                // Some providers cannot search a locked keyring: look again (once) now that it
-                // is open.
+            } else if paths.allSatisfy(\.isEmpty), !defaultChecked, try unlockUnsearchedKeyrings(what) {
+                // Some providers cannot search a locked keyring: look again (once) now that the
+                // keyrings it may be in are open.
                 return try search(sets, details: details, what: what, defaultChecked: true)
             }
         }
