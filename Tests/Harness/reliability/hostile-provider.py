@@ -165,7 +165,9 @@ class Item(Exported):
             "Attributes": dbus.Dictionary(self.attributes, signature="ss"),
             "Created": dbus.UInt64(TIME),
             "Modified": dbus.UInt64(TIME),
-            "Locked": dbus.Boolean(False),
+            # Locked where searches say so: a client may read Locked to see whether an unlock
+            # worked.
+            "Locked": dbus.Boolean(mode in PROMPT_MODES),
         }
 
     def assign(self, name, value):
