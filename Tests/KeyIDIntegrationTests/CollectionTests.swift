@@ -42,24 +42,33 @@ struct CollectionTests {
         #expect(try itemCount(service: service) == 0)
     }
 
-    /// KeePassXC's second database, which `KEYID_KEEPASSXC_SECOND=true` opens beside the default one.
-    static let second = "/org/freedesktop/secrets/collection/second"
+    /// A second KeePassXC database, opened beside the default one (`KEYID_KEEPASSXC_SECOND`):
+    /// its file's name and its collection's path.
+    struct Database {
+        var name: String
+        var path: String
+    }
 
-    /// Stores an ID in the second database, then locks it (the script's `$id`), before `script`.
-    func inLockedSecond(_ service: String, _ script: String) throws -> ProcessOutcome {
+    static let second = Database(name: "second", path: "/org/freedesktop/secrets/collection/second")
+
+    /// Stores an ID in `database`, then locks it (the script's `$id`, and `$2` its name, `$3`
+    /// its path), before `script`.
+    func inLockedSecond(_ service: String, _ script: String, database: Database = second) throws -> ProcessOutcome {
         try inSession(
             "unlocked",
             """
-            id=$($KEYID get --create --collection second --service "$1") || exit 91
-            /usr/bin/python3 "$KEYRING_TOOL" lock \(Self.second) || exit 92
-            test "$(/usr/bin/python3 "$KEYRING_TOOL" locked \(Self.second))" = true || exit 93
+            database=$2
+            id=$($KEYID get --create --collection "${3##*/}" --service "$1") || exit 91
+            /usr/bin/python3 "$KEYRING_TOOL" lock "$3" || exit 92
+            test "$(/usr/bin/python3 "$KEYRING_TOOL" locked "$3")" = true || exit 93
             open_second() {
               dbus-send --session --print-reply --dest=org.keepassxc.KeePassXC.MainWindow /keepassxc \\
                 org.keepassxc.KeePassXC.MainWindow.openDatabase \\
-                string:"$XDG_DATA_HOME/keyid-keepassxc/second.kdbx" string:keyid-test-password >/dev/null
+                string:"$XDG_DATA_HOME/keyid-keepassxc/$database.kdbx" string:keyid-test-password >/dev/null
             }
             \(script)
-            """, arguments: [service], environment: ["KEYID_KEEPASSXC_SECOND": "true"])
+            """, arguments: [service, database.name, database.path],
+            environment: ["KEYID_KEEPASSXC_SECOND": database.name])
     }
 
     @Test(
@@ -95,7 +104,7 @@ struct CollectionTests {
         for line in lines {
             #expect(
                 line
-                    == "keyid: the keyring 'second' (\(Self.second)), which may hold the ID for service '\(service)', account 'device-id', is locked; unlock it, or run without --no-prompt to be asked for its password"
+                    == "keyid: the keyring 'second' (\(Self.second.path)), which may hold the ID for service '\(service)', account 'device-id', is locked; unlock it, or run without --no-prompt to be asked for its password"
             )
         }
     }
@@ -121,6 +130,24 @@ struct CollectionTests {
             """)
         #expect(outcome.stdout == "get=0\nsame ID\n", "\(outcome.stdout) \(outcome.stderr)")
         #expect(outcome.stderr.isEmpty)
+    }
+
+    @Test(
+        "a locked database's name is escaped where keyid names it",
+        .enabled(if: TestEnvironment.provider == .keepassxc))
+    func lockedDatabaseNameEscaped() throws {
+        // A locked KeePassXC database's label is its file's name, which may hold anything.
+        let outcome = try inLockedSecond(
+            TestEnvironment.uniqueService(), "$KEYID get --no-prompt --service \"$1\"; echo \"get=$?\"",
+            database: Database(
+                name: "sec\u{1B}[2J\u{202E}ond", path: "/org/freedesktop/secrets/collection/sec_1B_5B2J_E2_80_AEond"))
+        #expect(outcome.stdout == "get=4\n", "\(outcome.stdout) \(outcome.stderr)")
+        #expect(
+            outcome.stderr.hasPrefix(
+                "keyid: the keyring 'sec\\u{1b}[2J\\u{202e}ond' (/org/freedesktop/secrets/collection/sec_1B_5B2J_E2_80_AEond), which may hold"
+            ), "\(outcome.stderr)")
+        #expect(outcome.stderr.split(separator: "\n").count == 1)
+        #expect(!outcome.stderr.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{202E}" })
     }
 
     @Test(

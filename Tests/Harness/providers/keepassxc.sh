@@ -20,9 +20,10 @@
 #           returns (the prompt locks at once, no dialog). Beware: unlocking it again
 #           needs the unlock dialog, so a client's Unlock (or a store) never completes.
 #
-# KEYID_KEEPASSXC_SECOND=true: also open a second database, second.kdbx beside the first
-# (same password), unlocked: the collection /org/freedesktop/secrets/collection/second.
-# The first stays the default (KeePassXC's default alias follows the active tab).
+# KEYID_KEEPASSXC_SECOND=NAME: also open a second database, NAME.kdbx beside the first
+# (same password), unlocked: for NAME "second", the collection
+# /org/freedesktop/secrets/collection/second (KeePassXC encodes other bytes in the path as
+# _XX). The first stays the default (KeePassXC's default alias follows the active tab).
 set -eu
 
 provider=keepassxc
@@ -127,8 +128,8 @@ ready_hook() {
     # The collection appears (Locked=true) before the key derivation has finished
     # and the database is open; wait for that in both modes.
     wait_locked false
-    if [ "${KEYID_KEEPASSXC_SECOND-}" = true ]; then
-        open_second
+    if [ -n "${KEYID_KEEPASSXC_SECOND-}" ]; then
+        open_second "$KEYID_KEEPASSXC_SECOND"
     fi
     if [ "$1" = locked ]; then
         reply=$(call $SECRETS $SECRETS_PATH org.freedesktop.Secret.Service.Lock \
@@ -138,21 +139,29 @@ ready_hook() {
     fi
 }
 
-# open_second: opens second.kdbx through KeePassXC's own D-Bus interface, which makes
+# open_second NAME: opens NAME.kdbx through KeePassXC's own D-Bus interface, which makes
 # it the active tab, then the first again, so that the default alias comes back to it.
 open_second() {
-    second="$XDG_DATA_HOME/keyid-keepassxc/second.kdbx"
+    second="$XDG_DATA_HOME/keyid-keepassxc/$1.kdbx"
     place_store "$second"
     for db in "$second" "$XDG_DATA_HOME/keyid-keepassxc/keyid.kdbx"; do
         call org.keepassxc.KeePassXC.MainWindow /keepassxc \
             org.keepassxc.KeePassXC.MainWindow.openDatabase string:"$db" string:"$password" >/dev/null ||
             die "openDatabase($db) failed"
     done
-    until [ "$(locked $SECRETS_PATH/collection/second)" = false ] && [ "$(default_collection)" = "$collection" ]; do
+    until path=$(other_collection) && [ -n "$path" ] && [ "$(locked "$path")" = false ] &&
+        [ "$(default_collection)" = "$collection" ]; do
         alive "$pid" || die "exited while opening a second database (log: $log)"
         [ "$(now_ms)" -lt "$deadline" ] || die "the second database was not open and unlocked within 10 s (log: $log)"
         sleep 0.01
     done
+}
+
+# other_collection: the path of a collection that is not the default one, if any.
+other_collection() {
+    call $SECRETS $SECRETS_PATH org.freedesktop.DBus.Properties.Get \
+        string:org.freedesktop.Secret.Service string:Collections 2>/dev/null |
+        tr ' ' '\n' | grep "^$SECRETS_PATH/collection/" | grep -vxF "$collection" | head -n 1
 }
 
 # AutoSaveOnExit=true: SIGTERM saves the database (a SIGKILL, needed while a dialog is
