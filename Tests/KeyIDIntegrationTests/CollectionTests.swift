@@ -72,15 +72,16 @@ struct CollectionTests {
     }
 
     @Test(
-        "a locked database that hides its items may hold the ID: exit 4 naming it, nothing stored, an unlock asked for",
+        "a locked database that hides its items may hold the ID: exit 4 naming it, nothing stored or deleted, an unlock asked for",
         .enabled(if: TestEnvironment.provider == .keepassxc))
     func lockedDatabaseHidingItems() throws {
         let service = TestEnvironment.uniqueService()
         let outcome = try inLockedSecond(
             service,
             """
-            $KEYID get --no-prompt --service "$1" >out; echo "get=$?"; test -s out && echo "stdout not empty"
-            $KEYID get --create --no-prompt --service "$1" >out; echo "create=$?"; test -s out && echo "stdout not empty"
+            for args in "get" "get --create" "create" "rotate" "delete --force"; do
+              $KEYID $args --no-prompt --service "$1" >out; echo "$args=$?"; test -s out && echo "stdout not empty"
+            done
             echo "visible=$(/usr/bin/python3 "$KEYRING_TOOL" count "$1" device-id)"
             start=$(date +%s%N)
             $KEYID get --timeout 2 --service "$1" >out 2>prompting.err; echo "prompting=$?"
@@ -92,7 +93,9 @@ struct CollectionTests {
             test "$($KEYID get --no-prompt --service "$1")" = "$id" && echo "same ID"
             """)
         #expect(
-            outcome.stdout.hasPrefix("get=4\ncreate=4\nvisible=0\nprompting=6\n"), "\(outcome.stdout) \(outcome.stderr)"
+            outcome.stdout.hasPrefix(
+                "get=4\nget --create=4\ncreate=4\nrotate=4\ndelete --force=4\nvisible=0\nprompting=6\n"),
+            "\(outcome.stdout) \(outcome.stderr)"
         )
         #expect(!outcome.stdout.contains("stdout not empty"))
         #expect(outcome.stdout.contains("prompt asked\n"))
@@ -100,7 +103,7 @@ struct CollectionTests {
         let ms = outcome.stdout.split(separator: "\n").first { $0.hasPrefix("ms=") }.flatMap { Int($0.dropFirst(3)) }
         #expect((1900..<4000).contains(ms ?? 0))
         let lines = outcome.stderr.split(separator: "\n")
-        #expect(lines.count == 2)
+        #expect(lines.count == 5)
         for line in lines {
             #expect(
                 line
