@@ -205,7 +205,8 @@ deb: release
 	@scripts/install-deps.sh package
 	@$(PACKAGE) deb
 
-## make dist: the .deb, .build/dist/keyid-VERSION-x86_64-linux-gnu.tar.gz and SHA256SUMS.
+## make dist: the .deb, .build/dist/keyid-VERSION-x86_64-linux-gnu.tar.gz, the Ansible collection
+## .build/dist/keyid-core-VERSION.tar.gz (ansible-galaxy collection build) and SHA256SUMS.
 dist: release
 	@scripts/install-deps.sh package
 	@$(PACKAGE) dist
