@@ -1,7 +1,8 @@
 #!/bin/sh
 # Install the Debian packages keyid needs for the given purpose, if any are missing.
 #   install-deps.sh build|run|test|sanitize|bench|order|package
-# For test and sanitize, then also .build/ansible (scripts/ansible-venv.sh).
+# Then, for test and sanitize, ansible-core in .build/ansible/venv, and for test ansible-test's
+# sanity environments too (scripts/ansible-venv.sh).
 set -eu
 
 build="g++ make libsecret-1-dev pkg-config python3"
@@ -40,7 +41,10 @@ for package in $wanted; do
     [ "$status" = installed ] || missing="$missing $package"
 done
 ansible_venv() {
-    case ${1:-build} in test|sanitize) "$(dirname "$0")/ansible-venv.sh" ;; esac
+    case $1 in
+        test) "$(dirname "$0")/ansible-venv.sh" sanity ;;
+        sanitize) "$(dirname "$0")/ansible-venv.sh" ;;
+    esac
 }
 [ -n "$missing" ] || { ansible_venv "${1:-build}"; exit 0; }
 
