@@ -209,12 +209,13 @@ def main():
     except KeyIDError as error:
         error.fail(module, changed=False)
 
-    result = dict(changed=changed, id=None, clone=bool(current and current.clone), messages=[])
-    if current:
-        result['messages'] = current.messages
+    read_messages = current.messages if current else []
+    result = dict(changed=changed, id=None, clone=bool(current and current.clone), messages=read_messages)
     if item is not None:
         result.update(item.result())
         result['clone'] = result['clone'] or item.clone
+        if item is not current:
+            result['messages'] = read_messages + item.messages
     if previous_id is not None and changed:
         result['previous_id'] = previous_id
     if current and current.clone and regenerate == 'never':

@@ -8,6 +8,7 @@ import pytest
 
 from ansible_collections.keyid.core.plugins.modules import device_id
 from ansible_collections.keyid.core.tests.unit.plugins.modules.fake_keyid import (
+    CLONE_REPLACED,
     CLONE_WARNING,
     FIRST_ID,
     KEYID,
@@ -113,6 +114,7 @@ def test_regenerate_on_clone_replaces_only_a_clone(mocker):
     outcome = run(mocker, keyid, regenerate='on_clone')
     assert outcome.result['changed'] and outcome.result['previous_id'] == FIRST_ID
     assert outcome.result['clone'] is True and outcome.result['id'] == keyid.stored != FIRST_ID
+    assert outcome.result['messages'] == [CLONE_WARNING, CLONE_REPLACED]
     assert keyid.subcommands() == ['get', 'get', 'get']
     assert keyid.calls[-1][2:5] == ['--json', '--on-clone', 'rotate']
 
