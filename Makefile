@@ -66,8 +66,8 @@ run:
 
 ## make test: the API reference rendered, then every tier against a real gnome-keyring in a
 ## private D-Bus session (with the API reference's tests), then the keyring tiers (the store,
-## end to end, reliability, the library) against each of $(PROVIDERS), then the API check
-## and the package check.
+## end to end, reliability, the library) against each of $(PROVIDERS), then the Ansible
+## collection (scripts/test-ansible.sh), the API check and the package check.
 PROVIDERS ?= kwallet keepassxc
 PROVIDER_SUITES = SecretServiceStoreTests|EndToEndTests|ReliabilityTests|CollectionTests|LibraryTests
 test:
@@ -88,6 +88,8 @@ test:
 			Tests/Harness/keyring-session.sh --provider $$provider -- \
 			$(SWIFT) test --skip-build --filter '$(PROVIDER_SUITES)' || exit 1; \
 	done
+	@echo "== the Ansible collection keyid.core: ansible-test sanity and units, playbooks against gnome-keyring"
+	KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) scripts/test-ansible.sh
 	@echo "== KeyIDKit's public API against the previous release"
 	@$(MAKE) --no-print-directory api-check
 	@echo "== the package and the tarball on a fresh Debian 12 root"
@@ -203,7 +205,8 @@ deb: release
 	@scripts/install-deps.sh package
 	@$(PACKAGE) deb
 
-## make dist: the .deb, .build/dist/keyid-VERSION-x86_64-linux-gnu.tar.gz and SHA256SUMS.
+## make dist: the .deb, .build/dist/keyid-VERSION-x86_64-linux-gnu.tar.gz, the Ansible collection
+## .build/dist/keyid-core-VERSION.tar.gz (ansible-galaxy collection build) and SHA256SUMS.
 dist: release
 	@scripts/install-deps.sh package
 	@$(PACKAGE) dist

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Install the Debian packages keyid needs for the given purpose, if any are missing.
 #   install-deps.sh build|run|test|sanitize|bench|order|package
+# Then, for test and sanitize, ansible-core in .build/ansible/venv, and for test ansible-test's
+# sanity environments too (scripts/ansible-venv.sh).
 set -eu
 
 build="g++ make libsecret-1-dev pkg-config python3"
@@ -15,9 +17,10 @@ packaging="dpkg-dev binutils apt-utils gnupg lintian mmdebstrap"
 # The other Secret Service providers the tests run against (Tests/Harness/providers/), installed
 # without their recommendations: they run headless.
 providers="keepassxc libkf5wallet-bin libqca-qt5-2-plugins"
-# The real tools that check the recipes in examples/, also without their recommendations
-# (ansible-core's would bring the whole Ansible collection set).
-recipes="ansible-core cloud-init desktop-file-utils systemd"
+# The real tools that check the recipes in examples/, also without their recommendations.
+# Ansible is not among them: scripts/ansible-venv.sh installs ansible-core, pinned, from PyPI
+# (python3-venv makes its environment), for the recipes and for the collection keyid.core.
+recipes="cloud-init desktop-file-utils systemd"
 
 case ${1:-build} in
     build) wanted="$build" ;;
@@ -37,7 +40,13 @@ for package in $wanted; do
     status=$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null || true)
     [ "$status" = installed ] || missing="$missing $package"
 done
-[ -n "$missing" ] || exit 0
+ansible_venv() {
+    case $1 in
+        test) "$(dirname "$0")/ansible-venv.sh" sanity ;;
+        sanitize) "$(dirname "$0")/ansible-venv.sh" ;;
+    esac
+}
+[ -n "$missing" ] || { ansible_venv "${1:-build}"; exit 0; }
 
 echo "Installing Debian packages:$missing" >&2
 if [ "$(id -u)" -eq 0 ]; then
@@ -61,3 +70,4 @@ done
 [ -z "$plain" ] || $sudo apt-get install -y -qq $plain >/dev/null
 # shellcheck disable=SC2086
 [ -z "$lean" ] || $sudo apt-get install -y -qq --no-install-recommends $lean >/dev/null
+ansible_venv "${1:-build}"

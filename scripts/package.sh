@@ -1,8 +1,8 @@
 #!/bin/sh
 # Package the release binary for machines without a Swift toolchain.
 #   package.sh deb    .build/dist/keyid_VERSION-REVISION_amd64.deb
-#   package.sh dist   the .deb, .build/dist/keyid-VERSION-x86_64-linux-gnu.tar.gz and
-#                     .build/dist/SHA256SUMS
+#   package.sh dist   the .deb, .build/dist/keyid-VERSION-x86_64-linux-gnu.tar.gz, the Ansible
+#                     collection .build/dist/keyid-core-VERSION.tar.gz and .build/dist/SHA256SUMS
 # Inputs: the release binary (KEYID_RELEASE_BIN, default .build/release/keyid: `make release`),
 # doc/keyid.1, completions/, README.md, examples/, LICENSE and packaging/deb/. The version is
 # scripts/version.sh's, the Debian revision DEB_REVISION (default 1), and every timestamp
@@ -156,6 +156,25 @@ build_tarball() {
     echo "$dist/$name.tar.gz"
 }
 
+# The collection keyid.core, built by ansible-galaxy (scripts/ansible-venv.sh installs it), which
+# stamps the archive and its two generated files with the time of the build and the others with
+# their files' times: packed again, the same files in name order, every time SOURCE_DATE_EPOCH.
+build_collection() {
+    scripts/ansible-venv.sh
+    stage=$work/collection
+    rm -rf "$stage"
+    mkdir -p "$stage/files"
+    LC_ALL=C.UTF-8 .build/ansible/venv/bin/ansible-galaxy collection build ansible_collections/keyid/core \
+        --output-path "$stage" >/dev/null
+    built=$(ls "$stage"/keyid-core-*.tar.gz)
+    tar -xzf "$built" -C "$stage/files"
+    rm -f "$dist"/keyid-core-*.tar.gz
+    (cd "$stage/files" && find . -mindepth 1 -printf '%P\n' | sort |
+        tar --no-recursion --format=gnu --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
+            -T - -cf -) | gzip -9n >"$dist/${built##*/}"
+    echo "$dist/${built##*/}"
+}
+
 case $what in
     deb)
         build_deb
@@ -165,7 +184,8 @@ case $what in
     dist)
         deb=$(build_deb)
         tarball=$(build_tarball)
-        (cd "$dist" && sha256sum "${tarball##*/}" "${deb##*/}" >SHA256SUMS)
-        printf '%s\n' "$deb" "$tarball" "$dist/SHA256SUMS"
+        collection=$(build_collection)
+        (cd "$dist" && sha256sum "${tarball##*/}" "${deb##*/}" "${collection##*/}" >SHA256SUMS)
+        printf '%s\n' "$deb" "$tarball" "$collection" "$dist/SHA256SUMS"
         ;;
 esac

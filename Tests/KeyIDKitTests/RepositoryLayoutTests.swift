@@ -144,7 +144,7 @@ struct RepositoryLayoutTests {
         for document in ["README.md", "doc/ARCHITECTURE.md"] {
             let text = try String(contentsOfFile: TestEnvironment.root + "/" + document, encoding: .utf8)
             let pattern =
-                /`((?:Sources|Tests|scripts|doc|examples|bench|completions|packaging|CLI|Core|Library|System|Stores)\/[^`\s]*)`/
+                /`((?:Sources|Tests|scripts|doc|examples|bench|completions|packaging|ansible_collections|CLI|Core|Library|System|Stores)\/[^`\s]*)`/
             for match in text.matches(of: pattern) {
                 var path = String(match.output.1)
                 // The code map names KeyIDKit's folders by themselves (`CLI/Settings.swift`).

@@ -1,0 +1,153 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) keyid contributors
+# Apache License 2.0 (see LICENSE in the keyid repository)
+
+"""Runs the keyid binary for the modules of keyid.core and reads what it says.
+
+keyid prints one JSON object on stdout with --json, and every message, one line each, on
+stderr; its exit status says what happened (see keyid(1), EXIT STATUS).
+"""
+
+from __future__ import annotations
+
+import json
+
+# The options every module of keyid.core takes; the documentation is the keyid.core.keyid
+# doc fragment.
+ARGUMENT_SPEC = dict(
+    service=dict(type='str', default='keyid'),
+    account=dict(type='str', default='device-id'),
+    backend=dict(type='str', default='secret_service', choices=['secret_service', 'file']),
+    collection=dict(type='str'),
+    user=dict(type='str'),
+    timeout=dict(type='float', default=30),
+    keyid_path=dict(type='path'),
+)
+
+# keyid's largest --timeout, in seconds.
+MAX_TIMEOUT = 3600
+
+# What keyid's exit statuses mean (keyid(1), EXIT STATUS).
+NOT_FOUND = 1
+ALREADY_EXISTS = 3
+INVALID_STORED_VALUE = 7
+CLONED = 9
+
+# The keys of keyid's JSON object that every version prints.
+ITEM_KEYS = ('id', 'service', 'account', 'label', 'created', 'modified')
+
+
+class KeyIDError(Exception):
+    """keyid exited with a status the module does not handle: its message and status."""
+
+    def __init__(self, message, rc, cmd, stderr=''):
+        super().__init__(message)
+        self.message = message
+        self.rc = rc
+        self.cmd = cmd
+        self.stderr = stderr
+
+    def fail(self, module, **result):
+        """Ends the module as failed with keyid's one-line message and exit status."""
+        module.fail_json(msg=self.message, rc=self.rc, cmd=self.cmd, stderr=self.stderr, **result)
+
+
+class Item:
+    """One stored ID as keyid printed it, and what keyid said about it on stderr."""
+
+    def __init__(self, data, messages=None, clone=False):
+        self.data = data
+        self.messages = list(messages or [])
+        self.clone = clone
+
+    @property
+    def id(self):
+        return self.data.get('id')
+
+    def result(self):
+        """The module's return values for this item."""
+        return dict(
+            id=self.id,
+            created=self.data.get('created'),
+            modified=self.data.get('modified'),
+            label=self.data.get('label'),
+            clone=self.clone,
+            messages=self.messages,
+            keyid=self.data,
+        )
+
+
+def message_lines(stderr):
+    """The lines keyid wrote on stderr, without empty ones."""
+    return [line for line in (stderr or '').splitlines() if line.strip()]
+
+
+class KeyID:
+    """keyid for one service and account, with the options a module was given."""
+
+    def __init__(self, module):
+        self.module = module
+        params = module.params
+        timeout = params['timeout']
+        if not 0 < timeout <= MAX_TIMEOUT:
+            module.fail_json(msg='timeout must be greater than 0 and at most %d seconds, not %g' % (MAX_TIMEOUT, timeout))
+        self.binary = params['keyid_path'] or module.get_bin_path('keyid', required=True)
+        self.options = [
+            '--no-prompt', '--timeout', '%g' % timeout,
+            '--service', params['service'], '--account', params['account'],
+            '--backend', params['backend'].replace('_', '-'),
+        ]
+        for name in ('collection', 'user'):
+            if params[name] is not None:
+                self.options += ['--' + name, params[name]]
+
+    def run(self, subcommand, *arguments, **allowed):
+        """Runs keyid SUBCOMMAND with the module's options; returns (rc, JSON object or None,
+        stderr lines). An exit status other than 0 and those in `allowed['rc']` raises
+        KeyIDError with keyid's last message line."""
+        cmd = [self.binary, subcommand] + list(arguments) + self.options
+        rc, stdout, stderr = self.module.run_command(cmd)
+        lines = message_lines(stderr)
+        if rc != 0 and rc not in allowed.get('rc', ()):
+            message = lines[-1] if lines else 'keyid %s exited with status %d' % (subcommand, rc)
+            raise KeyIDError(message, rc, cmd, stderr)
+        data = None
+        if rc == 0 and '--json' in arguments:
+            try:
+                data = json.loads(stdout)
+            except ValueError:
+                raise KeyIDError('keyid %s printed no JSON object' % subcommand, rc, cmd, stderr)
+            if not isinstance(data, dict) or not isinstance(data.get('id'), str):
+                raise KeyIDError('keyid %s printed no JSON object with an id' % subcommand, rc, cmd, stderr)
+        return rc, data, lines
+
+    def read(self):
+        """The stored ID, or None when none is stored. A clone (an ID bound to another
+        machine) is read again with --on-clone warn: the item says so, with keyid's words."""
+        rc, data, lines = self.run('get', '--json', '--on-clone', 'fail', rc=(NOT_FOUND, CLONED))
+        if rc == NOT_FOUND:
+            return None
+        if rc == CLONED:
+            rc, data, warnings = self.run('get', '--json', '--on-clone', 'warn')
+            return Item(data, warnings, clone=True)
+        return Item(data, lines)
+
+    def create(self):
+        """Creates an ID; None when another program stored one meanwhile (exit 3)."""
+        rc, data, lines = self.run('create', '--json', rc=(ALREADY_EXISTS,))
+        return None if rc == ALREADY_EXISTS else Item(data, lines)
+
+    def rotate(self):
+        """Replaces the stored ID, or repairs a value that is not an ID; None when none is
+        stored any more."""
+        rc, data, lines = self.run('rotate', '--json', rc=(NOT_FOUND,))
+        return None if rc == NOT_FOUND else Item(data, lines)
+
+    def replace_clone(self):
+        """Replaces an ID bound to another machine, as `get --on-clone rotate` does."""
+        rc, data, lines = self.run('get', '--json', '--on-clone', 'rotate')
+        return Item(data, lines, clone=True)
+
+    def delete(self):
+        """Deletes the ID and its duplicates; nothing stored is no failure."""
+        self.run('delete', '--force')

@@ -1,0 +1,105 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) keyid contributors
+# Apache License 2.0 (see LICENSE in the keyid repository)
+
+from __future__ import annotations
+
+DOCUMENTATION = r'''
+module: device_id_info
+short_description: Read a device ID that keyid keeps, changing nothing
+version_added: 0.1.0
+description:
+  - Reads the ID stored for one service and account with C(keyid get --json --no-prompt), for facts and reports.
+  - It never creates, replaces or deletes anything, and runs the same in check mode.
+  - No stored ID is no failure (RV(exists) is false); keyid's other failures fail the task with keyid's message
+    and its exit status in RV(ignore:rc).
+author:
+  - keyid contributors (!UNKNOWN)
+extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
+  - keyid.core.keyid
+attributes:
+  check_mode:
+    support: full
+  diff_mode:
+    support: none
+  platform:
+    support: full
+    platforms: posix
+seealso:
+  - module: keyid.core.device_id
+'''
+
+EXAMPLES = r'''
+- name: Read the device ID
+  keyid.core.device_id_info:
+  register: device
+
+- name: Report it
+  ansible.builtin.debug:
+    msg: "{{ device.id if device.exists else 'no device ID' }}"
+'''
+
+RETURN = r'''
+exists:
+  description: Whether an ID is stored.
+  returned: always
+  type: bool
+  sample: true
+id:
+  description: The stored ID, a lowercase UUID, or null.
+  returned: always
+  type: str
+  sample: 0f8fad5b-d9cb-469f-a165-70867728950e
+created:
+  description: When the item was created, ISO 8601 UTC, or null when the keyring does not say.
+  returned: when an ID is stored
+  type: str
+  sample: '2026-11-29T14:28:22Z'
+modified:
+  description: When the item was last changed, ISO 8601 UTC, or null when the keyring does not say.
+  returned: when an ID is stored
+  type: str
+  sample: '2026-11-29T14:28:22Z'
+label:
+  description: The label a keyring manager shows for the item, or null.
+  returned: when an ID is stored
+  type: str
+  sample: Device ID for keyid (device-id)
+clone:
+  description: Whether keyid found the ID bound to another machine (a cloned disk image, a restored home directory).
+  returned: always
+  type: bool
+  sample: false
+messages:
+  description: What keyid wrote on standard error, one line each, such as its warning about a clone.
+  returned: always
+  type: list
+  elements: str
+  sample: []
+keyid:
+  description: The JSON object keyid printed, as it printed it.
+  returned: when an ID is stored
+  type: dict
+  sample: {"id": "0f8fad5b-d9cb-469f-a165-70867728950e", "service": "keyid", "account": "device-id"}
+'''
+
+from ansible.module_utils.basic import AnsibleModule
+from ansible_collections.keyid.core.plugins.module_utils.keyid import ARGUMENT_SPEC, KeyID, KeyIDError
+
+
+def main():
+    module = AnsibleModule(argument_spec=ARGUMENT_SPEC, supports_check_mode=True)
+    keyid = KeyID(module)
+    try:
+        item = keyid.read()
+    except KeyIDError as error:
+        error.fail(module, changed=False)
+    if item is None:
+        module.exit_json(changed=False, exists=False, id=None, clone=False, messages=[])
+    module.exit_json(changed=False, exists=True, **item.result())
+
+
+if __name__ == '__main__':
+    main()

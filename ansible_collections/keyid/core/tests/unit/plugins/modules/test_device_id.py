@@ -1,0 +1,190 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) keyid contributors
+# Apache License 2.0 (see LICENSE in the keyid repository)
+
+from __future__ import annotations
+
+import pytest
+
+from ansible_collections.keyid.core.plugins.modules import device_id
+from ansible_collections.keyid.core.tests.unit.plugins.modules.fake_keyid import (
+    CLONE_REPLACED,
+    CLONE_WARNING,
+    FIRST_ID,
+    KEYID,
+    FakeKeyID,
+    run_module,
+)
+
+WRITES = {'create', 'rotate', 'delete'}
+
+
+def run(mocker, keyid, **params):
+    return run_module(device_id.main, mocker, keyid, **params)
+
+
+def test_creates_an_id_when_none_is_stored_then_changes_nothing(mocker):
+    keyid = FakeKeyID()
+    first = run(mocker, keyid)
+    assert not first.failed and first.result['changed']
+    assert first.result['id'] == keyid.stored and 'previous_id' not in first.result
+    assert first.result['created'] == '2026-11-29T14:28:22Z' and first.result['clone'] is False
+    second = run(mocker, keyid)
+    assert not second.failed and not second.result['changed']
+    assert second.result['id'] == first.result['id']
+    assert keyid.subcommands() == ['get', 'create', 'get']
+
+
+def test_runs_keyid_with_json_no_prompt_timeout_and_every_option(mocker):
+    keyid = FakeKeyID(stored=FIRST_ID)
+    run(mocker, keyid, service='com.example', account='alice', backend='file', collection='login', user='alice',
+        timeout=2.5)
+    assert keyid.calls == [[KEYID, 'get', '--json', '--on-clone', 'fail', '--no-prompt', '--timeout', '2.5',
+                            '--service', 'com.example', '--account', 'alice', '--backend', 'file',
+                            '--collection', 'login', '--user', 'alice']]
+
+
+def test_the_default_backend_is_the_secret_service(mocker):
+    keyid = FakeKeyID(stored=FIRST_ID)
+    run(mocker, keyid)
+    assert keyid.calls[0][-6:] == ['--service', 'keyid', '--account', 'device-id', '--backend', 'secret-service']
+
+
+@pytest.mark.parametrize('params, stored, clone', [
+    (dict(), None, False),
+    (dict(regenerate='always'), FIRST_ID, False),
+    (dict(regenerate='always'), None, False),
+    (dict(regenerate='on_clone'), FIRST_ID, True),
+    (dict(regenerate='on_clone'), None, False),
+    (dict(state='absent'), FIRST_ID, False),
+    (dict(state='absent', backend='file', user='alice', collection='login'), FIRST_ID, True),
+])
+def test_check_mode_says_what_would_change_and_writes_nothing(mocker, params, stored, clone):
+    keyid = FakeKeyID(stored=stored, clone=clone)
+    outcome = run(mocker, keyid, check_mode=True, diff=True, **params)
+    assert not outcome.failed and outcome.result['changed']
+    assert not WRITES & set(keyid.subcommands()) and keyid.stored == stored
+    if stored is not None:
+        assert outcome.result['previous_id'] == stored
+        assert outcome.result['diff']['before'] == 'id: %s\n' % stored
+    assert outcome.result['id'] is None
+
+
+@pytest.mark.parametrize('params, stored, clone', [
+    (dict(), FIRST_ID, False),
+    (dict(regenerate='on_clone'), FIRST_ID, False),
+    (dict(state='absent'), None, False),
+])
+def test_check_mode_reports_no_change_where_there_is_none(mocker, params, stored, clone):
+    keyid = FakeKeyID(stored=stored, clone=clone)
+    outcome = run(mocker, keyid, check_mode=True, **params)
+    assert not outcome.failed and not outcome.result['changed']
+    assert outcome.result['id'] == stored
+
+
+def test_regenerate_always_replaces_the_id_and_gives_the_previous_one(mocker):
+    keyid = FakeKeyID(stored=FIRST_ID)
+    outcome = run(mocker, keyid, regenerate='always', diff=True)
+    assert outcome.result['changed'] and outcome.result['previous_id'] == FIRST_ID
+    assert outcome.result['id'] == keyid.stored != FIRST_ID
+    assert outcome.result['diff']['before'] == 'id: %s\n' % FIRST_ID
+    assert outcome.result['diff']['after'] == 'id: %s\n' % keyid.stored
+    assert keyid.subcommands() == ['get', 'rotate']
+
+
+def test_keyids_own_previous_id_is_preferred(mocker):
+    keyid = FakeKeyID(stored=FIRST_ID, clone=True, previous_id=True)
+    # keyid read FIRST_ID; another program replaced it before the rotate: keyid knows better.
+    original = keyid.__call__
+
+    def replaced_meanwhile(args, **kwargs):
+        if '--on-clone' in args and args[args.index('--on-clone') + 1] == 'rotate':
+            keyid.stored = 'aaaaaaaa-1111-4222-8333-444444444444'
+        return original(args, **kwargs)
+
+    outcome = run(mocker, replaced_meanwhile, regenerate='on_clone')
+    assert outcome.result['previous_id'] == 'aaaaaaaa-1111-4222-8333-444444444444'
+    assert outcome.result['keyid']['reason'] == 'machine'
+
+
+def test_regenerate_on_clone_replaces_only_a_clone(mocker):
+    keyid = FakeKeyID(stored=FIRST_ID)
+    assert not run(mocker, keyid, regenerate='on_clone').result['changed']
+    keyid = FakeKeyID(stored=FIRST_ID, clone=True)
+    outcome = run(mocker, keyid, regenerate='on_clone')
+    assert outcome.result['changed'] and outcome.result['previous_id'] == FIRST_ID
+    assert outcome.result['clone'] is True and outcome.result['id'] == keyid.stored != FIRST_ID
+    assert outcome.result['messages'] == [CLONE_WARNING, CLONE_REPLACED]
+    assert keyid.subcommands() == ['get', 'get', 'get']
+    assert keyid.calls[-1][2:5] == ['--json', '--on-clone', 'rotate']
+
+
+def test_regenerate_never_keeps_a_clone_and_passes_keyids_warning_on(mocker):
+    keyid = FakeKeyID(stored=FIRST_ID, clone=True)
+    warn = mocker.patch.object(device_id.AnsibleModule, 'warn')
+    outcome = run(mocker, keyid)
+    assert not outcome.result['changed'] and outcome.result['id'] == FIRST_ID
+    assert outcome.result['clone'] is True and outcome.result['messages'] == [CLONE_WARNING]
+    warn.assert_called_once_with(CLONE_WARNING)
+
+
+def test_absent_deletes_the_id_and_gives_it_as_previous_id(mocker):
+    keyid = FakeKeyID(stored=FIRST_ID)
+    outcome = run(mocker, keyid, state='absent', diff=True)
+    assert outcome.result['changed'] and outcome.result['previous_id'] == FIRST_ID and outcome.result['id'] is None
+    assert outcome.result['diff'] == dict(before='id: %s\n' % FIRST_ID, after='',
+                                          before_header="service 'keyid', account 'device-id'",
+                                          after_header="service 'keyid', account 'device-id'")
+    assert keyid.stored is None and keyid.calls[-1][1:3] == ['delete', '--force']
+    assert not run(mocker, keyid, state='absent').result['changed']
+
+
+def test_a_stored_value_that_is_no_id_fails_unless_it_is_replaced_or_deleted(mocker):
+    outcome = run(mocker, FakeKeyID(invalid=True))
+    assert outcome.failed and outcome.result['rc'] == 7
+    keyid = FakeKeyID(invalid=True)
+    outcome = run(mocker, keyid, regenerate='always')
+    assert not outcome.failed and outcome.result['changed'] and outcome.result['id'] == keyid.stored
+    keyid = FakeKeyID(invalid=True)
+    assert run(mocker, keyid, state='absent').result['changed'] and keyid.stored is None
+
+
+def test_an_id_created_meanwhile_by_another_program_is_kept(mocker):
+    keyid = FakeKeyID()
+    original = keyid.__call__
+
+    def race(args, **kwargs):
+        if args[1] == 'create' and keyid.stored is None:
+            keyid.stored = FIRST_ID
+        return original(args, **kwargs)
+
+    outcome = run(mocker, race)
+    assert not outcome.failed and not outcome.result['changed'] and outcome.result['id'] == FIRST_ID
+
+
+@pytest.mark.parametrize('status, message', [
+    (4, "keyid: the default keyring, which may hold the ID for service 'keyid', account 'device-id', is locked; "
+        "unlock it, or run without --no-prompt to be asked for its password"),
+    (5, 'keyid: no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set'),
+    (6, 'keyid: timed out after 30 seconds'),
+    (8, 'keyid: the file backend failed'),
+])
+def test_keyids_failures_fail_the_task_with_its_message_and_status(mocker, status, message):
+    keyid = FakeKeyID(failure=(status, message))
+    outcome = run(mocker, keyid)
+    assert outcome.failed and outcome.result['msg'] == message and outcome.result['rc'] == status
+    assert outcome.result['changed'] is False and keyid.subcommands() == ['get']
+
+
+def test_a_timeout_keyid_would_refuse_is_caught_before_keyid_runs(mocker):
+    keyid = FakeKeyID()
+    outcome = run(mocker, keyid, timeout=0)
+    assert outcome.failed and 'timeout' in outcome.result['msg'] and keyid.calls == []
+
+
+@pytest.mark.parametrize('params', [dict(state='gone'), dict(regenerate='sometimes'), dict(backend='secret-service'),
+                                    dict(timeout='soon'), dict(colour='blue')])
+def test_usage_mistakes_are_caught_by_the_argument_spec(mocker, params):
+    keyid = FakeKeyID()
+    outcome = run(mocker, keyid, **params)
+    assert outcome.failed and keyid.calls == []
