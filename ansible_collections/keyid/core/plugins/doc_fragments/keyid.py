@@ -44,7 +44,8 @@ options:
     default: 30
   keyid_path:
     description:
-      - The keyid binary, when it is not on E(PATH).
+      - The keyid binary, when it is not on E(PATH) - a path, or a program name looked up on E(PATH).
+      - A path that is missing or not executable fails the task before keyid runs, with no RV(ignore:rc).
     type: path
 notes:
   - keyid runs as the user Ansible runs the module as (or becomes), and the ID is that user's.

@@ -11,6 +11,8 @@ stderr; its exit status says what happened (see keyid(1), EXIT STATUS).
 from __future__ import annotations
 
 import json
+import os
+import unicodedata
 
 # The options every module of keyid.core takes; the documentation is the keyid.core.keyid
 # doc fragment.
@@ -70,16 +72,47 @@ class Item:
             id=self.id,
             created=self.data.get('created'),
             modified=self.data.get('modified'),
-            label=self.data.get('label'),
+            label=escaped(self.data.get('label')),
             clone=self.clone,
             messages=self.messages,
-            keyid=self.data,
+            keyid=dict((key, escaped(value)) for key, value in self.data.items()),
         )
 
 
 def message_lines(stderr):
-    """The lines keyid wrote on stderr, without empty ones."""
-    return [line for line in (stderr or '').splitlines() if line.strip()]
+    """The lines keyid wrote on stderr, without empty ones. keyid ends each line with a
+    newline and escapes every other line break, so only a newline ends one."""
+    return [line for line in (stderr or '').split('\n') if line.strip()]
+
+
+def escaped(value):
+    """A string from the keyring (a label another program wrote) escaped as keyid escapes
+    such text in its messages: each control, format or separator character but the space
+    becomes \\u{HEX}, so that it cannot reorder or hide what Ansible shows around it. Other
+    values are returned as they are."""
+    if not isinstance(value, str):
+        return value
+    return ''.join('\\u{%x}' % ord(character) if unsafe(character) else character for character in value)
+
+
+def unsafe(character):
+    """Whether keyid escapes `character` in what it shows (its DisplayText.isUnsafe)."""
+    code = ord(character)
+    if code < 0x20 or 0x7F <= code <= 0x9F:
+        return True
+    return code > 0x7F and unicodedata.category(character) in ('Cf', 'Zl', 'Zp', 'Zs', 'Co', 'Cs', 'Cn')
+
+
+def binary(module, keyid_path):
+    """keyid's path: `keyid_path` when it names a file, else the program of that name (or
+    keyid) on PATH. A file that is missing or not executable fails the module here, before
+    run_command would fail it with an errno as `rc`, which could be read as keyid's own
+    exit status."""
+    if keyid_path is None or os.sep not in keyid_path:
+        return module.get_bin_path(keyid_path or 'keyid', required=True)
+    if not (os.path.isfile(keyid_path) and os.access(keyid_path, os.X_OK)):
+        module.fail_json(msg='keyid_path %s is not an executable file' % keyid_path)
+    return keyid_path
 
 
 class KeyID:
@@ -91,7 +124,7 @@ class KeyID:
         timeout = params['timeout']
         if not 0 < timeout <= MAX_TIMEOUT:
             module.fail_json(msg='timeout must be greater than 0 and at most %d seconds, not %g' % (MAX_TIMEOUT, timeout))
-        self.binary = params['keyid_path'] or module.get_bin_path('keyid', required=True)
+        self.binary = binary(module, params['keyid_path'])
         self.options = [
             '--no-prompt', '--timeout', '%g' % timeout,
             '--service', params['service'], '--account', params['account'],

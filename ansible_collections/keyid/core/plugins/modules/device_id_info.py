@@ -63,7 +63,9 @@ modified:
   type: str
   sample: '2026-11-29T14:28:22Z'
 label:
-  description: The label a keyring manager shows for the item, or null.
+  description:
+    - The label a keyring manager shows for the item, or null. Another program may have written it, so each control,
+      format or separator character but the space is escaped as C(\u{HEX}), as keyid escapes it in its messages.
   returned: when an ID is stored
   type: str
   sample: Device ID for keyid (device-id)
@@ -79,7 +81,7 @@ messages:
   elements: str
   sample: []
 keyid:
-  description: The JSON object keyid printed, as it printed it.
+  description: The JSON object keyid printed, as it printed it, its strings escaped as RV(label) is.
   returned: when an ID is stored
   type: dict
   sample: {"id": "0f8fad5b-d9cb-469f-a165-70867728950e", "service": "keyid", "account": "device-id"}

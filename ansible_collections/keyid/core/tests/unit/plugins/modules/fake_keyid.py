@@ -15,7 +15,8 @@ from ansible.module_utils import basic
 from ansible.module_utils.testing import patch_module_args
 
 FIRST_ID = '0f8fad5b-d9cb-469f-a165-70867728950e'
-KEYID = '/usr/bin/keyid'
+# Any executable file passes the module's check of keyid_path; the fake answers its runs.
+KEYID = '/bin/true'
 CLONE_FAIL = ("keyid: the ID for service 'keyid', account 'device-id' was stored on another machine "
               "(a cloned disk or a restored home directory?); replace it with 'keyid rotate' or run with --on-clone rotate")
 CLONE_WARNING = ("keyid: warning: the ID for service 'keyid', account 'device-id' was stored on another machine "
@@ -35,15 +36,19 @@ class Exit(Exception):
 class FakeKeyID:
     """keyid with one item (or none): answers run_command calls and records them.
 
-    `failure` makes every run exit with (status, message); `previous_id` makes rotate and
-    get --on-clone rotate print keyid's own previous_id, as newer versions of keyid do."""
+    `failure` makes every run exit with (status, message); `printed` makes every run exit 0
+    printing it on stdout; `previous_id` makes rotate and get --on-clone rotate print keyid's
+    own previous_id, as newer versions of keyid do; `label` is the item's label."""
 
-    def __init__(self, stored=None, clone=False, invalid=False, failure=None, previous_id=False):
+    def __init__(self, stored=None, clone=False, invalid=False, failure=None, printed=None, previous_id=False,
+                 label='Device ID for keyid (device-id)'):
         self.stored = stored
         self.clone = clone
         self.invalid = invalid
         self.failure = failure
+        self.printed = printed
         self.previous_id = previous_id
+        self.label = label
         self.calls = []
         self.minted = 0
 
@@ -52,7 +57,7 @@ class FakeKeyID:
         return '%08x-1111-4222-8333-444444444444' % self.minted
 
     def item(self, **extra):
-        data = dict(id=self.stored, service='keyid', account='device-id', label='Device ID for keyid (device-id)',
+        data = dict(id=self.stored, service='keyid', account='device-id', label=self.label,
                     created='2026-11-29T14:28:22Z', modified='2026-11-29T14:28:22Z')
         data.update(extra)
         return json.dumps(data) + '\n'
@@ -64,6 +69,8 @@ class FakeKeyID:
         self.calls.append(list(args))
         if self.failure:
             return self.failure[0], '', self.failure[1] + '\n'
+        if self.printed is not None:
+            return 0, self.printed, ''
         subcommand = args[1]
         on_clone = args[args.index('--on-clone') + 1] if '--on-clone' in args else None
         if subcommand == 'get':

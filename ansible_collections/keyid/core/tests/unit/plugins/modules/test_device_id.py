@@ -72,6 +72,7 @@ def test_check_mode_says_what_would_change_and_writes_nothing(mocker, params, st
 
 @pytest.mark.parametrize('params, stored, clone', [
     (dict(), FIRST_ID, False),
+    (dict(), FIRST_ID, True),
     (dict(regenerate='on_clone'), FIRST_ID, False),
     (dict(state='absent'), None, False),
 ])
@@ -79,7 +80,8 @@ def test_check_mode_reports_no_change_where_there_is_none(mocker, params, stored
     keyid = FakeKeyID(stored=stored, clone=clone)
     outcome = run(mocker, keyid, check_mode=True, **params)
     assert not outcome.failed and not outcome.result['changed']
-    assert outcome.result['id'] == stored
+    assert outcome.result['id'] == stored and keyid.stored == stored
+    assert not WRITES & set(keyid.subcommands()) and outcome.result['clone'] is clone
 
 
 def test_regenerate_always_replaces_the_id_and_gives_the_previous_one(mocker):
@@ -176,10 +178,62 @@ def test_keyids_failures_fail_the_task_with_its_message_and_status(mocker, statu
     assert outcome.result['changed'] is False and keyid.subcommands() == ['get']
 
 
-def test_a_timeout_keyid_would_refuse_is_caught_before_keyid_runs(mocker):
+def test_a_message_is_the_last_line_keyid_wrote_whatever_other_line_breaks_it_holds(mocker):
+    message = 'keyid: the keyring \u2028named\x85 \x1c\x0c\r is locked'
+    outcome = run(mocker, FakeKeyID(failure=(4, 'keyid: warning: first\n' + message)))
+    assert outcome.failed and outcome.result['msg'] == message
+
+
+@pytest.mark.parametrize('printed', ['keyid 1.0\n', '', '[]\n', '{"id": 42}\n', '{"service": "keyid"}\n'])
+def test_output_that_is_no_json_object_with_an_id_fails_the_task(mocker, printed):
+    keyid = FakeKeyID(printed=printed)
+    outcome = run(mocker, keyid)
+    assert outcome.failed and outcome.result['msg'].startswith('keyid get printed no JSON object')
+    assert outcome.result['changed'] is False and 'id' not in outcome.result and keyid.subcommands() == ['get']
+
+
+def test_a_label_from_the_keyring_is_escaped_as_keyid_escapes_it(mocker):
+    keyid = FakeKeyID(stored=FIRST_ID, label='Device ID\u202e\x1b[2J\u2028\u00a0\u200b for é')
+    outcome = run(mocker, keyid)
+    escaped = 'Device ID\\u{202e}\\u{1b}[2J\\u{2028}\\u{a0}\\u{200b} for é'
+    assert outcome.result['label'] == escaped and outcome.result['keyid']['label'] == escaped
+    assert outcome.result['keyid']['id'] == FIRST_ID and outcome.result['keyid']['service'] == 'keyid'
+
+
+@pytest.mark.parametrize('timeout', [0, -1, 3600.5])
+def test_a_timeout_keyid_would_refuse_is_caught_before_keyid_runs(mocker, timeout):
     keyid = FakeKeyID()
-    outcome = run(mocker, keyid, timeout=0)
+    outcome = run(mocker, keyid, timeout=timeout)
     assert outcome.failed and 'timeout' in outcome.result['msg'] and keyid.calls == []
+
+
+def test_the_largest_timeout_is_passed_to_keyid(mocker):
+    keyid = FakeKeyID(stored=FIRST_ID)
+    assert not run(mocker, keyid, timeout=3600).failed
+    assert keyid.calls[0][6:8] == ['--timeout', '3600']
+
+
+def test_a_keyid_path_that_is_missing_or_not_executable_fails_before_keyid_runs(mocker, tmp_path):
+    not_executable = tmp_path / 'keyid'
+    not_executable.write_text('#!/bin/sh\n')
+    for path, problem in [(str(tmp_path / 'missing'), 'is not an executable file'),
+                          (str(not_executable), 'is not an executable file'),
+                          (str(tmp_path), 'is not an executable file'),
+                          ('keyid-installed-nowhere', 'keyid-installed-nowhere')]:
+        keyid = FakeKeyID()
+        outcome = run(mocker, keyid, keyid_path=path)
+        assert outcome.failed and problem in outcome.result['msg'], outcome.result
+        assert 'rc' not in outcome.result and keyid.calls == []
+
+
+def test_a_program_name_as_keyid_path_is_looked_up_on_path(mocker, tmp_path, monkeypatch):
+    program = tmp_path / 'keyid-test'
+    program.write_text('#!/bin/sh\n')
+    program.chmod(0o755)
+    monkeypatch.setenv('PATH', str(tmp_path))
+    keyid = FakeKeyID(stored=FIRST_ID)
+    assert not run(mocker, keyid, keyid_path='keyid-test').failed
+    assert keyid.calls[0][0] == str(program)
 
 
 @pytest.mark.parametrize('params', [dict(state='gone'), dict(regenerate='sometimes'), dict(backend='secret-service'),

@@ -40,3 +40,8 @@ def test_a_clone_is_reported_and_kept(mocker):
 def test_a_locked_keyring_fails_with_keyids_message(mocker):
     outcome = run(mocker, FakeKeyID(failure=(4, 'keyid: the default keyring is locked')))
     assert outcome.failed and outcome.result['rc'] == 4 and outcome.result['msg'] == 'keyid: the default keyring is locked'
+
+
+def test_a_label_from_the_keyring_is_escaped(mocker):
+    outcome = run(mocker, FakeKeyID(stored=FIRST_ID, label='\u202eevil\x1b]0;title\x07'))
+    assert outcome.result['label'] == '\\u{202e}evil\\u{1b}]0;title\\u{7}' == outcome.result['keyid']['label']
