@@ -134,8 +134,9 @@ from ansible_collections.keyid.core.plugins.module_utils.keyid import (
     KeyIDError,
 )
 
-# What the diff shows for an ID check mode cannot know.
+# What the diff shows for an ID check mode cannot know, and for a stored value that is not one.
 NEW_ID = '(a new ID)'
+NOT_AN_ID = '(a value that is not an ID)'
 
 
 def plan(state, regenerate, current):
@@ -212,19 +213,21 @@ def main():
         error.fail(module, changed=False)
 
     read_messages = current.messages if current else []
-    result = dict(changed=changed, id=None, clone=bool(current and current.clone), messages=read_messages)
+    result = dict(changed=changed, id=None, messages=read_messages)
     if item is not None:
         result.update(item.result())
-        result['clone'] = result['clone'] or item.clone
         if item is not current:
             result['messages'] = read_messages + item.messages
+    # Whether the ID read was a clone, even when the item now stored is not.
+    result['clone'] = bool(current and current.clone or item and item.clone)
     if previous_id is not None and changed:
         result['previous_id'] = previous_id
-    if current and current.clone and regenerate == 'never':
+    # A clone kept (regenerate=never) is worth a warning; one replaced or deleted is not.
+    if current and current.clone and action is None:
         for line in current.messages:
             module.warn(line)
 
-    before = current.id if current else None
+    before = NOT_AN_ID if current is False else current.id if current else None
     if action is None:
         after = before
     elif state == 'absent':

@@ -130,6 +130,14 @@ def test_regenerate_never_keeps_a_clone_and_passes_keyids_warning_on(mocker):
     warn.assert_called_once_with(CLONE_WARNING)
 
 
+@pytest.mark.parametrize('params', [dict(state='absent'), dict(regenerate='always'), dict(regenerate='on_clone')])
+def test_a_clone_replaced_or_deleted_is_no_warning(mocker, params):
+    warn = mocker.patch.object(device_id.AnsibleModule, 'warn')
+    outcome = run(mocker, FakeKeyID(stored=FIRST_ID, clone=True), **params)
+    assert outcome.result['changed'] and outcome.result['clone'] is True and CLONE_WARNING in outcome.result['messages']
+    warn.assert_not_called()
+
+
 def test_absent_deletes_the_id_and_gives_it_as_previous_id(mocker):
     keyid = FakeKeyID(stored=FIRST_ID)
     outcome = run(mocker, keyid, state='absent', diff=True)
@@ -148,7 +156,9 @@ def test_a_stored_value_that_is_no_id_fails_unless_it_is_replaced_or_deleted(moc
     outcome = run(mocker, keyid, regenerate='always')
     assert not outcome.failed and outcome.result['changed'] and outcome.result['id'] == keyid.stored
     keyid = FakeKeyID(invalid=True)
-    assert run(mocker, keyid, state='absent').result['changed'] and keyid.stored is None
+    outcome = run(mocker, keyid, state='absent', diff=True)
+    assert outcome.result['changed'] and keyid.stored is None
+    assert outcome.result['diff']['before'] == 'id: (a value that is not an ID)\n' and outcome.result['diff']['after'] == ''
 
 
 def test_an_id_created_meanwhile_by_another_program_is_kept(mocker):
