@@ -35,9 +35,6 @@ ALREADY_EXISTS = 3
 INVALID_STORED_VALUE = 7
 CLONED = 9
 
-# The keys of keyid's JSON object that every version prints.
-ITEM_KEYS = ('id', 'service', 'account', 'label', 'created', 'modified')
-
 
 class KeyIDError(Exception):
     """keyid exited with a status the module does not handle: its message and status."""
