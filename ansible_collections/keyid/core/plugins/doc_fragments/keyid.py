@@ -39,7 +39,8 @@ options:
     type: str
   timeout:
     description:
-      - Each run of keyid gives up after this many seconds (keyid's C(--timeout)), greater than 0 and at most 3600.
+      - Each run of keyid gives up after this many seconds (keyid's C(--timeout)), greater than 0 and at most 3600, rounded
+        to the microsecond.
     type: float
     default: 30
   keyid_path:

@@ -118,12 +118,14 @@ class KeyID:
     def __init__(self, module):
         self.module = module
         params = module.params
-        timeout = params['timeout']
-        if not 0 < timeout <= MAX_TIMEOUT:
-            module.fail_json(msg='timeout must be greater than 0 and at most %d seconds, not %g' % (MAX_TIMEOUT, timeout))
+        # keyid takes digits and one dot, never an exponent (1e-07): rounded to the microsecond.
+        timeout = ('%.6f' % params['timeout']).rstrip('0').rstrip('.')
+        if not 0 < float(timeout) <= MAX_TIMEOUT:
+            module.fail_json(msg='timeout must be greater than 0 and at most %d seconds, rounded to the microsecond, not %g'
+                             % (MAX_TIMEOUT, params['timeout']))
         self.binary = binary(module, params['keyid_path'])
         self.options = [
-            '--no-prompt', '--timeout', '%g' % timeout,
+            '--no-prompt', '--timeout', timeout,
             '--service', params['service'], '--account', params['account'],
             '--backend', params['backend'].replace('_', '-'),
         ]

@@ -210,17 +210,19 @@ def test_a_label_from_the_keyring_is_escaped_as_keyid_escapes_it(mocker):
     assert outcome.result['keyid']['id'] == FIRST_ID and outcome.result['keyid']['service'] == 'keyid'
 
 
-@pytest.mark.parametrize('timeout', [0, -1, 3600.5])
+@pytest.mark.parametrize('timeout', [0, -1, 3600.5, 3600.0000006, 1e-07, 4e-07])
 def test_a_timeout_keyid_would_refuse_is_caught_before_keyid_runs(mocker, timeout):
     keyid = FakeKeyID()
     outcome = run(mocker, keyid, timeout=timeout)
     assert outcome.failed and 'timeout' in outcome.result['msg'] and keyid.calls == []
 
 
-def test_the_largest_timeout_is_passed_to_keyid(mocker):
+@pytest.mark.parametrize('timeout, text', [(3600, '3600'), (1e-06, '0.000001'), (6e-07, '0.000001'), (1234.5678, '1234.5678'),
+                                           (0.1, '0.1'), (30.0, '30'), (1e-5, '0.00001')])
+def test_a_timeout_is_passed_as_keyid_takes_it_digits_and_a_dot(mocker, timeout, text):
     keyid = FakeKeyID(stored=FIRST_ID)
-    assert not run(mocker, keyid, timeout=3600).failed
-    assert keyid.calls[0][6:8] == ['--timeout', '3600']
+    assert not run(mocker, keyid, timeout=timeout).failed
+    assert keyid.calls[0][6:8] == ['--timeout', text]
 
 
 def test_a_keyid_path_that_is_missing_or_not_executable_fails_before_keyid_runs(mocker, tmp_path):
