@@ -133,14 +133,14 @@ class KeyID:
             if params[name] is not None:
                 self.options += ['--' + name, params[name]]
 
-    def run(self, subcommand, *arguments, **allowed):
+    def run(self, subcommand, *arguments, allowed=()):
         """Runs keyid SUBCOMMAND with the module's options; returns (rc, JSON object or None,
-        stderr lines). An exit status other than 0 and those in `allowed['rc']` raises
+        stderr lines). An exit status other than 0 and those in `allowed` raises
         KeyIDError with keyid's last message line."""
         cmd = [self.binary, subcommand] + list(arguments) + self.options
         rc, stdout, stderr = self.module.run_command(cmd)
         lines = message_lines(stderr)
-        if rc != 0 and rc not in allowed.get('rc', ()):
+        if rc != 0 and rc not in allowed:
             message = lines[-1] if lines else 'keyid %s exited with status %d' % (subcommand, rc)
             raise KeyIDError(message, rc, cmd, stderr)
         data = None
@@ -156,7 +156,7 @@ class KeyID:
     def read(self):
         """The stored ID, or None when none is stored. A clone (an ID bound to another
         machine) is read again with --on-clone warn: the item says so, with keyid's words."""
-        rc, data, lines = self.run('get', '--json', '--on-clone', 'fail', rc=(NOT_FOUND, CLONED))
+        rc, data, lines = self.run('get', '--json', '--on-clone', 'fail', allowed=(NOT_FOUND, CLONED))
         if rc == NOT_FOUND:
             return None
         if rc == CLONED:
@@ -166,13 +166,13 @@ class KeyID:
 
     def create(self):
         """Creates an ID; None when another program stored one meanwhile (exit 3)."""
-        rc, data, lines = self.run('create', '--json', rc=(ALREADY_EXISTS,))
+        rc, data, lines = self.run('create', '--json', allowed=(ALREADY_EXISTS,))
         return None if rc == ALREADY_EXISTS else Item(data, lines)
 
     def rotate(self):
         """Replaces the stored ID, or repairs a value that is not an ID; None when none is
         stored any more."""
-        rc, data, lines = self.run('rotate', '--json', rc=(NOT_FOUND,))
+        rc, data, lines = self.run('rotate', '--json', allowed=(NOT_FOUND,))
         return None if rc == NOT_FOUND else Item(data, lines)
 
     def replace_clone(self):
