@@ -219,6 +219,7 @@ struct RecipeTests {
         let check = try Self.playbook(variables + ["--check"], shims: shims)
         #expect(check.run.status == 0, "\(check.run.stdout)\(check.run.stderr)")
         #expect(check.recap["changed"] == 1 && check.recap["failed"] == 0, "\(check.run.stdout)")
+        #expect(check.run.stdout.contains("\"msg\": \"device (not created in check mode)\""), "\(check.run.stdout)")
         #expect(try keyid(read).status == 1)
 
         let first = try Self.playbook(variables + ["--diff"], shims: shims)
