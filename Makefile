@@ -88,7 +88,7 @@ test:
 			Tests/Harness/keyring-session.sh --provider $$provider -- \
 			$(SWIFT) test --skip-build --filter '$(PROVIDER_SUITES)' || exit 1; \
 	done
-	@echo "== the Ansible collection keyid.core: ansible-test sanity and units, playbooks against gnome-keyring"
+	@echo "== the Ansible collection keyid.core: ansible-test sanity, units and integration (gnome-keyring, the file backend, a locked keyring)"
 	KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) scripts/test-ansible.sh
 	@echo "== KeyIDKit's public API against the previous release"
 	@$(MAKE) --no-print-directory api-check

@@ -8,7 +8,7 @@ set -eu
 build="g++ make libsecret-1-dev pkg-config python3"
 runtime="gnome-keyring dbus dbus-bin dbus-daemon libsecret-tools"
 # chromium renders the API reference for its test (without its recommendations: it runs headless).
-test="python3-dbus python3-gi bash-completion zsh fish groff-base strace valgrind chromium"
+test="python3-dbus python3-gi bash-completion zsh fish groff-base strace valgrind chromium shellcheck"
 bench="time python3-dbus python3-venv libsystemd-dev"
 # make deb and make dist (dpkg-deb comes with dpkg; strip and readelf with binutils), make apt-repo
 # (apt-ftparchive writes the indexes, gpg signs them), and the package check: lintian judges the
