@@ -33,9 +33,12 @@ package enum CommandLineText {
         .replacing(Check.lockedNote, with: "is locked: keyid will ask to unlock it, or exit 4 with --no-prompt")
     }
 
-    /// The line for a warning about `key`, without the `keyid: ` prefix.
-    package static func line(_ warning: DeviceIDs.Warning, for key: ItemKey) -> String {
-        let fact = warning.fact(for: key)
+    /// The line for a warning about `key` (naming the signals that differ, for a clone),
+    /// without the `keyid: ` prefix.
+    package static func line(_ warning: DeviceIDs.Warning, for key: ItemKey, differing: [MachineSignal] = [])
+        -> String
+    {
+        let fact = warning.fact(for: key, differing: differing)
         switch warning {
         case .duplicates: return "warning: " + fact + "; 'keyid rotate' keeps only one"
         case .storedOnAnotherMachine: return "warning: " + fact + "; 'keyid rotate' or --on-clone rotate replaces it"
