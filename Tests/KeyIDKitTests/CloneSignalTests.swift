@@ -154,6 +154,36 @@ struct CloneSignalTests {
         #expect(keyid.run("get", "--on-clone", "fail").status == 9)
     }
 
+    @Test("the file backend: a 0.2.0 record reads as before, is no clone, and gains the signals when rewritten")
+    func fileRecord() throws {
+        let sandbox = try FileStoreSandbox()
+        let machine = try #require(MachineID(text: Array("0123456789abcdef0123456789abcdef".utf8)))
+        let old = "0f8fad5b-d9cb-469f-a165-70867728950e"
+        try sandbox.write(
+            "\(old)\nlabel=Device ID for keyid (device-id)\ncreated=1700000000\nmodified=1700000000\n"
+                + "attribute.account=device-id\nattribute.keyid=1\nattribute.keyid-machine=\(machine.binding)\n"
+                + "attribute.service=keyid\nend\n",
+            to: "keyid@device-id.id")
+        let lockDirectory = sandbox.root + "/lock"
+        func useCases(_ values: [MachineSignal: String]) -> DeviceIDUseCases {
+            DeviceIDUseCases(
+                store: sandbox.store(), serializer: LockFileSerializer { lockDirectory },
+                generate: DeviceID.random,
+                signals: MachineSignals(machineID: { machine }, value: { values[$0].map { Array($0.utf8) } }))
+        }
+        let key = try ItemKey(service: "keyid", account: "device-id")
+        let read = try useCases(Self.clone).get(key)
+        #expect(read.id.uuidString == old)
+        #expect(!read.cloned)
+        let (_, previous) = try useCases(Self.clone).rotate(key, metadata: false)
+        #expect(previous?.uuidString == old)
+        let record = try sandbox.contents("keyid@device-id.id")
+        #expect(record.contains(/attribute\.keyid-instance=[0-9a-f]{32}\n/))
+        #expect(record.contains(/attribute\.keyid-product=[0-9a-f]{32}\n/))
+        #expect(try useCases(Self.template).get(key).differingSignals == [.cloudInstance, .productUUID])
+        #expect(try useCases(Self.clone).get(key).differingSignals.isEmpty)
+    }
+
     @Test("rotate --json names the ID replaced and the reason; null when the item held no ID")
     func rotateJSON() throws {
         let keyid = InProcess()
