@@ -133,8 +133,15 @@ extension DeviceIDs {
     /// policy applied and any warnings. With `metadata`, the record carries the item's label
     /// and times.
     public func read(_ key: ItemKey, create: Bool = false, metadata: Bool = false) throws(KeyIDError) -> Reading {
-        let policy = options.onClone
-        return try run { (ids) throws(KeyIDError) -> Reading in
+        try read(key, create: create, metadata: metadata, onClone: options.onClone)
+    }
+
+    /// As ``read(_:create:metadata:)``, with the clone policy given: the command reads again
+    /// with ``ClonePolicy/warn`` to say what differs when ``ClonePolicy/fail`` refused an ID.
+    package func read(_ key: ItemKey, create: Bool = false, metadata: Bool = false, onClone policy: ClonePolicy)
+        throws(KeyIDError) -> Reading
+    {
+        try run { (ids) throws(KeyIDError) -> Reading in
             var (record, stored) =
                 create ? try ids.getOrCreate(key, metadata: metadata) : (try ids.get(key, metadata: metadata), false)
             var warnings = Self.warnings(record)
