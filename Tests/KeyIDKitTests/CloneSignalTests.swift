@@ -207,6 +207,17 @@ struct CloneSignalTests {
         #expect(keyid.run("get", "--format", "env").stdout.split(separator: "\n").count == 1)
     }
 
+    @Test("a value the provider cannot hand back does not stop a rotation: the previous ID is unknown")
+    func unreadablePrevious() throws {
+        let store = UnreadableValues()
+        let key = try ItemKey(service: "keyid", account: "device-id")
+        _ = store.inner.insert(attributes: key.storedAttributes(binding: nil), secret: Array("x".utf8))
+        let useCases = DeviceIDUseCases(store: store, serializer: Unserialized(), generate: DeviceID.random)
+        let (record, previous) = try useCases.rotate(key, metadata: false)
+        #expect(previous == nil)
+        #expect(store.inner.entries.values.first?.secret == Array(record.id.uuidString.utf8))
+    }
+
     @Test("the library returns the ID replaced and why")
     func library() throws {
         let store = MemoryStore()
@@ -250,4 +261,31 @@ struct CloneSignalTests {
         let cloned = keyid.run("doctor")
         #expect(cloned.stdout.contains("stored on another machine: the cloud instance differs;"))
     }
+}
+
+/// A store whose values cannot be read, as from a provider that answers `GetSecrets` wrongly.
+final class UnreadableValues: SecretStore {
+    let inner = MemoryStore()
+
+    func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+        if details.contains(.secrets) {
+            throw .failed(
+                .keyring(SecretServiceFailure(operation: "GetSecrets", domain: "", code: 0, message: "no value")))
+        }
+        return try inner.items(matching: key, details: details)
+    }
+
+    func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+        try inner.managedItems(service: service, details: details)
+    }
+
+    func add(_ id: DeviceID, for key: ItemKey, binding: MachineBinding?) throws(KeyIDError) {
+        try inner.add(id, for: key, binding: binding)
+    }
+
+    func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: MachineBinding?) throws(KeyIDError) {
+        try inner.replace(item, with: id, for: key, binding: binding)
+    }
+
+    func delete(_ item: StoredItem) throws(KeyIDError) { try inner.delete(item) }
 }

@@ -75,7 +75,14 @@ package struct DeviceIDUseCases {
         DeviceRecord, previous: DeviceID?
     ) {
         try serializer.exclusively { () throws(KeyIDError) in
-            let items = try store.items(matching: key, details: [.secrets, .attributes, .everyName])
+            let items: [StoredItem]
+            do throws(KeyIDError) {
+                items = try store.items(matching: key, details: [.secrets, .attributes, .everyName])
+            } catch .failed {
+                // A value the provider cannot hand back must not stop a rotation, which repairs
+                // such items: look again without it, and the previous ID is unknown.
+                items = try store.items(matching: key, details: [.attributes, .everyName])
+            }
             guard let chosen = DuplicateRule.choose(items) else { throw .notFound(key) }
             let newID = id ?? generate()
             try store.replace(chosen, with: newID, for: key, binding: signals.binding)

@@ -151,10 +151,10 @@ extension DeviceIDs {
                 case .warn: warnings.append(.storedOnAnotherMachine)
                 case .fail: throw .cloned(key)
                 case .rotate:
-                    let signals = record.differingSignals
+                    let (signals, cloneID) = (record.differingSignals, record.id)
                     let previous: DeviceID?
                     (record, previous) = try ids.rotate(key, metadata: metadata)
-                    replaced = Replacement(previousID: previous, reason: .clone(signals))
+                    replaced = Replacement(previousID: previous ?? cloneID, reason: .clone(signals))
                     stored = true
                     warnings = [.replacedClone]
                 }
