@@ -19,7 +19,7 @@ package enum JSONKey: String, CaseIterable, Sendable {
         case .modified: return "when the item was last changed, or null when the Secret Service does not say"
         case .previousID:
             return
-                "the ID this run replaced, or null when the item held no valid ID; only from rotate, and from get when --on-clone rotate replaced an ID stored on another machine"
+                "the ID this run replaced, or null when the item held no valid ID (or the provider did not hand it back); only from rotate, and from get when --on-clone rotate replaced an ID stored on another machine"
         case .reason:
             return
                 "why it was replaced, beside previous_id: rotate (a rotation was asked for) or clone (the ID was stored on another machine; differs says how keyid knew)"
