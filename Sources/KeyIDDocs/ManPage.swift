@@ -193,7 +193,7 @@ public enum ManPage {
             ".TP",
             ".I \(MachineSignal.cloudInstance.path)",
             prose(
-                "cloud-init's instance ID, when readable: keyid stores a hash of it keyed by the machine ID and the stored ID (keyid-instance), so that copies of one image that keep its machine ID are still told apart (differs: instance-id)."
+                "cloud-init's instance ID, when readable: keyid stores a hash of it keyed by the machine ID (keyid-instance), so that copies of one image that keep its machine ID are still told apart (differs: instance-id)."
             ),
             ".TP",
             ".I \(MachineSignal.productUUID.path)",
