@@ -5,7 +5,9 @@
 #     signed with a key made for this run: apt-get update reads it through a signed-by keyring,
 #     and refuses a tampered Packages index and a Release signed by another key;
 #   - the previous release installed from it stores IDs: in gnome-keyring, and with the file
-#     backend as root and as a user; `apt upgrade` to this version reads the same IDs; so do a
+#     backend as root and as a user, bound by the machine ID alone (as 0.2.0 binds); `apt upgrade`
+#     to this version, on a root that now has a cloud-init instance ID, reads the same IDs, none
+#     of them a clone for lack of the new signals, and stores new ones with them; so do a
 #     purge and a reinstall, and a downgrade to the previous release (which also reads the IDs
 #     this version stored in the keyring and in files).
 #   check-upgrade.sh        (as root, after make dist; make package-check runs it)
@@ -150,13 +152,23 @@ same_ids() {
 check_upgrade() {
     in_root "apt -o Dpkg::Use-Pty=0 upgrade --yes >/tmp/apt.log 2>&1" || { cat "$root/tmp/apt.log"; return 1; }
     expect "keyid after apt upgrade" "installed $version" "$(installed_version)" || return 1
-    same_ids "the IDs $version reads" || return 1
-    # IDs this version stores, in the keyring and in files, for the downgrade to read.
+    # The IDs the previous release stored carry the machine binding alone; this machine now
+    # offers a cloud instance too, which they never recorded: unknown, so no clone.
+    mkdir -p "$root/var/lib/cloud/data"
+    echo i-0123456789abcdef0 >"$root/var/lib/cloud/data/instance-id"
+    expect "the IDs $version reads with --on-clone fail" "$(cat "$scratch/ids")" \
+        "$(read_ids "get --on-clone fail" 2>"$scratch/stderr")" || { cat "$scratch/stderr"; return 1; }
+    # (dbus-daemon may say something there too: keyid's own lines start with "keyid:".)
+    ! grep -q '^keyid:' "$scratch/stderr" || { echo "a warning for an ID $previous stored:"; cat "$scratch/stderr"; return 1; }
+    # IDs this version stores, in the keyring and in files, for the downgrade to read; they
+    # record the instance ID, hashed.
     in_root '/root/check/with-keyring keyid get --create --service upgrade-check --no-prompt --timeout 10 &&
         keyid --backend file get --create --service upgrade-check' >"$scratch/new-ids" || return 1
     [ "$(grep -cE "$uuid" "$scratch/new-ids")" -eq 2 ] || { echo "not two IDs:"; cat "$scratch/new-ids"; return 1; }
+    grep -qx 'attribute.keyid-instance=[0-9a-f]\{32\}' "$root/var/lib/keyid/upgrade-check@device-id.id" ||
+        { echo "the file $version stored records no instance ID:"; cat "$root/var/lib/keyid/upgrade-check@device-id.id"; return 1; }
 }
-check "apt upgrade to $version: it reads the three IDs $previous stored" check_upgrade
+check "apt upgrade to $version: it reads the three IDs $previous stored, none a clone with a new signal present" check_upgrade
 
 check_purge_reinstall() {
     apt_quiet "purge --yes keyid" || return 1

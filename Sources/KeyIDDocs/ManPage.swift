@@ -191,6 +191,16 @@ public enum ManPage {
                 "Read (never printed or stored) to derive IDs for derive and --derive, and to bind each stored ID to this machine: keyid stores a keyed hash of it in the item's keyid-machine attribute, and get warns (or, with --on-clone, fails or rotates) when an ID was stored on another machine, as after cloning a disk image. KEYID_MACHINE_ID_FILE names another file."
             ),
             ".TP",
+            ".I \(MachineSignal.cloudInstance.path)",
+            prose(
+                "cloud-init's instance ID, when readable: keyid stores a hash of it keyed by the machine ID (keyid-instance), so that copies of one image that keep its machine ID are still told apart (differs: instance-id)."
+            ),
+            ".TP",
+            ".I \(MachineSignal.productUUID.path)",
+            prose(
+                "The product UUID the firmware or hypervisor gives the machine, readable by root: hashed and compared in the same way (keyid-product; differs: product-uuid). A signal that cannot be read now is not compared; only one that differs makes a clone."
+            ),
+            ".TP",
             ".I $XDG_STATE_HOME/keyid/",
             prose(
                 "With --backend file, one file per service and account, mode 0600 in a 0700 directory, replaced atomically. The directory is $XDG_STATE_HOME/keyid, else \(FileStore.rootDirectory) for root, else ~/.local/state/keyid. keyid never falls back to it on its own."
@@ -207,7 +217,7 @@ public enum ManPage {
         var lines = [
             ".SH JSON OUTPUT",
             prose(
-                "With --json, keyid prints one line holding one JSON object, with these keys in this order:"
+                "With --json, keyid prints one line holding one JSON object, with these keys in this order (\(JSONKey.occasional.map(\.rawValue).joined(separator: ", ")) only where said; keys are only ever added):"
             ),
         ]
         for key in JSONKey.allCases {

@@ -63,7 +63,8 @@ struct CommandTests {
         #expect(
             entry.attributes == [
                 "service": "com.example.app", "account": "primary", "keyid": "1",
-                "keyid-machine": MachineID(text: Array(keyid.machine.utf8))!.binding,
+                "keyid-machine": MachineID(text: Array(keyid.machine.utf8))!.binding, "keyid-instance": "",
+                "keyid-product": "",
             ])
         #expect(entry.label == "Device ID for com.example.app (primary)")
         #expect(String(decoding: entry.secret, as: UTF8.self) + "\n" == id)
@@ -223,7 +224,8 @@ struct CommandTests {
         #expect(
             keyid.store.entries.values.first?.attributes == [
                 "service": "env-service", "account": "env-account", "keyid": "1",
-                "keyid-machine": MachineID(text: Array(keyid.machine.utf8))!.binding,
+                "keyid-machine": MachineID(text: Array(keyid.machine.utf8))!.binding, "keyid-instance": "",
+                "keyid-product": "",
             ])
         #expect(keyid.run("get", "--service", "other").status == 1)
     }

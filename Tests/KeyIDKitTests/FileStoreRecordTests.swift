@@ -39,7 +39,8 @@ extension FileStoreTests {
         #expect(throws: KeyIDError.invalidStoredValue(key)) { try useCases.get(key) }
         #expect(throws: KeyIDError.alreadyExists(key)) { try useCases.create(key, metadata: false) }
         #expect(throws: KeyIDError.invalidStoredValue(key)) { try useCases.getOrCreate(key, metadata: false) }
-        let rotated = try useCases.rotate(key, to: first, metadata: true)
+        let (rotated, previous) = try useCases.rotate(key, to: first, metadata: true)
+        #expect(previous == nil)
         #expect(rotated.id == first)
         #expect(rotated.item.label == key.label)
         #expect(rotated.item.attributes == fileStoreAttributes(key))
@@ -97,7 +98,8 @@ extension FileStoreTests {
         #expect(again.id == first)
         #expect(!wasCreated)
         sandbox.time += 5
-        let rotated = try useCases.rotate(key, to: second, metadata: true)
+        let (rotated, previous) = try useCases.rotate(key, to: second, metadata: true)
+        #expect(previous == first)
         #expect(rotated.id == second)
         #expect(rotated.item.created == 1_700_000_000)
         #expect(rotated.item.modified == 1_700_000_005)

@@ -115,13 +115,13 @@ struct FileStoreTests {
         #expect(try store.items(matching: key, details: [.metadata]).first?.secret == nil)
 
         sandbox.time += 100
-        try store.replace(found, with: second, for: key, binding: "abc")
+        try store.replace(found, with: second, for: key, binding: MachineBinding(machine: "abc"))
         let rebound = try #require(try store.items(matching: key, details: [.secrets]).first)
         #expect(rebound.secret == Array(second.uuidString.utf8))
         #expect(rebound.created == 1_700_000_000)
         #expect(rebound.modified == 1_700_000_100)
         #expect(rebound.label == key.label)
-        #expect(rebound.attributes == key.storedAttributes(binding: "abc"))
+        #expect(rebound.attributes == key.storedAttributes(binding: MachineBinding(machine: "abc")))
         #expect(rebound.binding == "abc")
 
         let other = try ItemKey(service: "other", account: "device-id")

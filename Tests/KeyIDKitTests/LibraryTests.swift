@@ -23,7 +23,7 @@ struct LibraryUnitTests {
         DeviceIDs(
             options: options, store: { store },
             serializer: LockFileSerializer(waitingAtMost: .seconds(5)) { lockDirectory },
-            generate: DeviceID.random, machineID: { machine })
+            generate: DeviceID.random, machineID: { machine }, signal: { _ in nil })
     }
 
     @Test("get, getOrCreate, create, rotate and delete, with their errors")
@@ -168,7 +168,8 @@ struct LibraryUnitTests {
         let ids = DeviceIDs(
             options: .init(), store: { MemoryStore() },
             serializer: LockFileSerializer(waitingAtMost: .milliseconds(200)) { directory },
-            generate: { DeviceID("33333333-3333-4333-8333-333333333333")! }, machineID: { Self.here })
+            generate: { DeviceID("33333333-3333-4333-8333-333333333333")! }, machineID: { Self.here },
+            signal: { _ in nil })
         let start = ContinuousClock.now
         do {
             _ = try ids.getOrCreate(service: key.service, account: key.account)

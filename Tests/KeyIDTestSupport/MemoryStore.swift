@@ -66,7 +66,7 @@ package final class MemoryStore: SecretStore {
         return search([ItemKey.markerAttribute] + (service.map { [(ItemKey.serviceAttribute, $0)] } ?? []), details)
     }
 
-    package func add(_ id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError) {
+    package func add(_ id: DeviceID, for key: ItemKey, binding: MachineBinding?) throws(KeyIDError) {
         try check()
         insert(attributes: key.storedAttributes(binding: binding), secret: Array(id.uuidString.utf8), label: key.label)
         try wrote()
@@ -80,7 +80,7 @@ package final class MemoryStore: SecretStore {
         throw Self.closedConnection
     }
 
-    package func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?)
+    package func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: MachineBinding?)
         throws(KeyIDError)
     {
         try check()

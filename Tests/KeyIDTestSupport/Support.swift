@@ -69,6 +69,9 @@ struct InProcess {
     /// The machine ID the run sees (by default the machine of the app-specific test vector in
     /// `MachineTests`).
     var machine = "0123456789abcdef0123456789abcdef"
+    /// The other signals the run can read (by default none, as on a machine without cloud-init
+    /// whose product UUID only root reads).
+    var signals: [MachineSignal: String] = [:]
     /// Told of each store the run opens: the backend and the library's options it is opened with.
     var opened: ((DeviceIDs.Backend, DeviceIDs.Options) -> Void)?
 
@@ -89,6 +92,7 @@ struct InProcess {
         let input = self.input
         let opened = self.opened
         let machine = MachineID(text: Array(self.machine.utf8))
+        let signals = self.signals
         let context = Context(
             stdout: stdout, stderr: stderr,
             environment: ProcessEnvironment(environment, malformed: malformed),
@@ -101,7 +105,7 @@ struct InProcess {
             machineID: { () throws(KeyIDError) in
                 guard let machine else { throw .machineID("no machine ID here") }
                 return machine
-            }, usesWatchdog: false,
+            }, readSignal: { signals[$0].map { Array($0.utf8) } }, usesWatchdog: false,
             actAs: { name throws(KeyIDError) in throw .usage("--user: there is no user named '\(name)'") })
         let status = KeyID.run(arguments, context: context)
         return Outcome(status: status, stdout: stdout.text, stderr: stderr.text)

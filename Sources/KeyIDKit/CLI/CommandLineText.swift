@@ -16,9 +16,16 @@ package enum CommandLineText {
         case .unavailable(.temporaryKeyring):
             return error.fact + ", choose one with --collection, or use --backend file"
         case .invalidStoredValue: return error.fact + "; replace it with 'keyid rotate'"
-        case .cloned: return error.fact + "; replace it with 'keyid rotate' or run with --on-clone rotate"
+        case .cloned(let key): return cloned(key, differing: [])
         default: return error.fact
         }
+    }
+
+    /// The line for an ID refused because it was stored on another machine, naming the
+    /// signals that differ when they are known.
+    package static func cloned(_ key: ItemKey, differing: [MachineSignal]) -> String {
+        DeviceIDs.Warning.storedOnAnotherMachine.fact(for: key, differing: differing)
+            + "; replace it with 'keyid rotate' or run with --on-clone rotate"
     }
 
     /// A check's detail in the command line's words (a locked keyring's, whether the check
@@ -37,9 +44,12 @@ package enum CommandLineText {
         .replacing(Check.lockedNote, with: "is locked: keyid will ask to unlock it, or exit 4 with --no-prompt")
     }
 
-    /// The line for a warning about `key`, without the `keyid: ` prefix.
-    package static func line(_ warning: DeviceIDs.Warning, for key: ItemKey) -> String {
-        let fact = warning.fact(for: key)
+    /// The line for a warning about `key` (naming the signals that differ, for a clone),
+    /// without the `keyid: ` prefix.
+    package static func line(_ warning: DeviceIDs.Warning, for key: ItemKey, differing: [MachineSignal] = [])
+        -> String
+    {
+        let fact = warning.fact(for: key, differing: differing)
         switch warning {
         case .duplicates: return "warning: " + fact + "; 'keyid rotate' keeps only one"
         case .storedOnAnotherMachine: return "warning: " + fact + "; 'keyid rotate' or --on-clone rotate replaces it"

@@ -17,6 +17,8 @@ package struct Context {
     package var generateID: () -> DeviceID
     /// Reads this machine's ID.
     package var machineID: () throws(KeyIDError) -> MachineID
+    /// Reads one of the other ``MachineSignal``s; `nil` when it cannot be read.
+    package var readSignal: (MachineSignal) -> [UInt8]?
     /// Whether to bound the run with the ``Watchdog`` (which ends the process).
     package var usesWatchdog: Bool
     /// Makes the rest of the run act as the named user (`--user`), before anything is opened.
@@ -27,7 +29,8 @@ package struct Context {
         readInput: @escaping (Int) throws(SystemCallError) -> [UInt8], inputIsTerminal: Bool,
         makeStore: @escaping (DeviceIDs.Backend, DeviceIDs.Options) throws(KeyIDError) -> any SecretStore,
         serializer: any WriteSerializer, generateID: @escaping () -> DeviceID,
-        machineID: @escaping () throws(KeyIDError) -> MachineID, usesWatchdog: Bool,
+        machineID: @escaping () throws(KeyIDError) -> MachineID,
+        readSignal: @escaping (MachineSignal) -> [UInt8]?, usesWatchdog: Bool,
         actAs: @escaping (String) throws(KeyIDError) -> Void
     ) {
         self.stdout = stdout
@@ -39,6 +42,7 @@ package struct Context {
         self.serializer = serializer
         self.generateID = generateID
         self.machineID = machineID
+        self.readSignal = readSignal
         self.usesWatchdog = usesWatchdog
         self.actAs = actAs
     }
@@ -69,7 +73,7 @@ package struct Context {
                 return try SystemFailure.reported { () throws(SystemFailure) in
                     try MachineID.read(from: path ?? MachineID.defaultPath)
                 }
-            },
+            }, readSignal: { $0.read() },
             usesWatchdog: true, actAs: { name throws(KeyIDError) in try actAs(name) })
     }
 
@@ -85,7 +89,7 @@ package struct Context {
         return DeviceIDs(
             options: options,
             store: { () throws(KeyIDError) in try makeStore(Self.backend(choice, environment), options) },
-            serializer: serializer, generate: generateID, machineID: machineID)
+            serializer: serializer, generate: generateID, machineID: machineID, signal: readSignal)
     }
 
     /// The library's backend for the one chosen: the file backend's directory comes from the

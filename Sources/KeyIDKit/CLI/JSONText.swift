@@ -37,8 +37,17 @@ package enum JSONText {
     /// A one-line object from ordered members; `nil` values are written as `null`, and
     /// `flags` follow as `true` or `false`.
     package static func object(_ members: [(String, String?)], flags: [(String, Bool)] = []) -> String {
-        let strings = members.map { string($0.0) + ":" + ($0.1.map(string) ?? "null") }
-        let booleans = flags.map { string($0.0) + ":" + ($0.1 ? "true" : "false") }
-        return "{" + (strings + booleans).joined(separator: ",") + "}"
+        object(
+            written: members.map { ($0.0, $0.1.map(string) ?? "null") } + flags.map { ($0.0, $0.1 ? "true" : "false") })
+    }
+
+    /// An array of strings.
+    package static func array(_ items: [String]) -> String {
+        "[" + items.map(string).joined(separator: ",") + "]"
+    }
+
+    /// A one-line object from ordered members whose values are JSON already.
+    package static func object(written members: [(String, String)]) -> String {
+        "{" + members.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
     }
 }

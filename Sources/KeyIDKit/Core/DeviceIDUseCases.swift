@@ -7,17 +7,17 @@ package struct DeviceIDUseCases {
     let store: any SecretStore
     let serializer: any WriteSerializer
     let generate: () -> DeviceID
-    /// This machine's binding, or `nil` when the machine ID cannot be read.
-    let binding: () -> String?
+    /// This machine's signals, which IDs are bound to and compared with.
+    let signals: MachineSignals
 
     package init(
         store: any SecretStore, serializer: any WriteSerializer, generate: @escaping () -> DeviceID,
-        binding: @escaping () -> String? = { nil }
+        signals: MachineSignals = .none
     ) {
         self.store = store
         self.serializer = serializer
         self.generate = generate
-        self.binding = binding
+        self.signals = signals
     }
 
     /// The stored ID. Throws ``KeyIDError/notFound(_:)`` when there is none and
@@ -39,9 +39,7 @@ package struct DeviceIDUseCases {
         guard let chosen = DuplicateRule.choose(items) else { throw .notFound(key) }
         guard let id = DeviceID(parsing: chosen.secret ?? []) else { throw .invalidStoredValue(key) }
         var record = DeviceRecord(id: id, key: key, item: chosen, duplicates: items.count - 1)
-        if let bound = chosen.binding, let current = binding(), bound != current {
-            record.cloned = true
-        }
+        record.differingSignals = signals.differences(chosen)
         return record
     }
 
@@ -70,20 +68,33 @@ package struct DeviceIDUseCases {
     }
 
     /// Replaces the stored value in place with `id` (or a fresh ID), marks the item as
-    /// keyid's, binds it to this machine and removes any duplicates. Throws
+    /// keyid's, binds it to this machine and removes any duplicates; returns the new record
+    /// and the ID it replaced (`nil` when the item did not hold one). Throws
     /// ``KeyIDError/notFound(_:)`` when nothing is stored.
-    package func rotate(_ key: ItemKey, to id: DeviceID? = nil, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
+    package func rotate(_ key: ItemKey, to id: DeviceID? = nil, metadata: Bool) throws(KeyIDError) -> (
+        DeviceRecord, previous: DeviceID?
+    ) {
         try serializer.exclusively { () throws(KeyIDError) in
-            let items = try store.items(matching: key, details: [.attributes, .everyName])
+            let items: [StoredItem]
+            do throws(KeyIDError) {
+                items = try store.items(matching: key, details: [.secrets, .attributes, .everyName])
+            } catch .failed {
+                // A value the provider cannot hand back must not stop a rotation, which repairs
+                // such items: look again without it, and the previous ID is unknown.
+                items = try store.items(matching: key, details: [.attributes, .everyName])
+            }
             guard let chosen = DuplicateRule.choose(items) else { throw .notFound(key) }
             let newID = id ?? generate()
-            try store.replace(chosen, with: newID, for: key, binding: binding())
+            try store.replace(chosen, with: newID, for: key, binding: signals.binding)
             for item in items where item.handle != chosen.handle {
                 try store.delete(item)
             }
-            return metadata
-                ? try read(key, metadata: true)
-                : DeviceRecord(id: newID, key: key, item: chosen, duplicates: 0)
+            let previous = chosen.secret.flatMap { DeviceID(parsing: $0) }
+            return (
+                metadata
+                    ? try read(key, metadata: true)
+                    : DeviceRecord(id: newID, key: key, item: chosen, duplicates: 0), previous
+            )
         }
     }
 
@@ -105,7 +116,7 @@ package struct DeviceIDUseCases {
     /// stored an ID for the same key meanwhile (keyid's lock orders only keyid's own
     /// writers), and no run may print an ID that a later `get` would not return.
     private func add(_ key: ItemKey, id: DeviceID, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
-        try store.add(id, for: key, binding: binding())
+        try store.add(id, for: key, binding: signals.binding)
         do {
             return try read(key, metadata: metadata)
         } catch .notFound {

@@ -8,7 +8,12 @@ public struct DeviceRecord: Equatable, Sendable {
     public var item: StoredItem
     /// How many other items matched the same service and account.
     public var duplicates: Int
-    /// Whether the item is bound to another machine: the keyed hash of the machine ID stored
-    /// beside it is not this machine's.
+    /// Whether the item is bound to another machine: a signal recorded beside it differs from
+    /// this machine's (``differingSignals``).
     public var cloned = false
+    /// The signals recorded beside the item that differ from this machine's; empty when none
+    /// does (or none could be compared).
+    public var differingSignals: [MachineSignal] = [] {
+        didSet { cloned = !differingSignals.isEmpty }
+    }
 }

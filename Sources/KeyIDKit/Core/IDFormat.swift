@@ -14,6 +14,9 @@ public enum IDFormat: String, CaseIterable, Sendable {
 
     /// The variable `--format env` assigns.
     package static let environmentVariable = "KEYID_DEVICE_ID"
+    /// The variable `--format env` assigns the replaced ID to, when a run replaced one (empty
+    /// when the item held no valid ID).
+    package static let previousEnvironmentVariable = "KEYID_PREVIOUS_DEVICE_ID"
     /// One line per form, for help texts.
     package var summary: String {
         switch self {

@@ -42,7 +42,8 @@ public struct ItemKey: Hashable, Sendable, CustomStringConvertible {
     package static let accountAttribute = "account"
     /// The attribute that marks items keyid created, so that `keyid list` can find them.
     package static let markerAttribute = ("keyid", "1")
-    /// The attribute holding the machine binding (see ``MachineID/binding``).
+    /// The attribute holding the hash of the machine ID (see ``MachineID/binding``); the other
+    /// signals' attributes are ``MachineSignal/attribute``.
     package static let bindingAttribute = "keyid-machine"
 
     /// The attributes keyid looks items up by, exactly what `secret-tool` uses.
@@ -51,11 +52,11 @@ public struct ItemKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The attributes keyid stores an ID under: the lookup attributes, its marker and,
-    /// when the machine ID is known, the machine binding.
-    package func storedAttributes(binding: String?) -> [String: String] {
+    /// when the machine ID is known, the machine binding (one attribute per signal).
+    package func storedAttributes(binding: MachineBinding?) -> [String: String] {
         var all = Dictionary(uniqueKeysWithValues: attributes)
         all[Self.markerAttribute.0] = Self.markerAttribute.1
-        if let binding { all[Self.bindingAttribute] = binding }
+        if let binding { all.merge(binding.attributes) { _, new in new } }
         return all
     }
 

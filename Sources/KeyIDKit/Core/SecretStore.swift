@@ -16,11 +16,11 @@ package protocol SecretStore: AnyObject {
     func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem]
     /// Adds a new item holding `id` for `key`, marked as keyid's and bound to the machine
     /// `binding` names (when known); never replaces an item.
-    func add(_ id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError)
+    func add(_ id: DeviceID, for key: ItemKey, binding: MachineBinding?) throws(KeyIDError)
     /// Replaces the value of an existing item in place with `id`, keeping its created time
     /// and the attributes other programs gave it, and marks it as keyid's, bound to the
     /// machine `binding` names (when known).
-    func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError)
+    func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: MachineBinding?) throws(KeyIDError)
     /// Removes one item.
     func delete(_ item: StoredItem) throws(KeyIDError)
     /// Marks the start of one use case: what ``reconnect(after:)`` says depends on what was

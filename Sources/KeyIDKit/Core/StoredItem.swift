@@ -37,6 +37,13 @@ public struct StoredItem: Equatable, Sendable {
         (key, binding) = Self.parse(attributes)
     }
 
+    /// The hash recorded for `signal` when the item was stored; `nil` when none was (an ID
+    /// stored by keyid 0.2.0 or earlier, or a signal not readable then).
+    package func recorded(_ signal: MachineSignal) -> String? {
+        guard let value = attributes?[signal.attribute], !value.isEmpty else { return nil }
+        return value
+    }
+
     private static func parse(_ attributes: [String: String]?) -> (ItemKey?, String?) {
         guard let attributes else { return (nil, nil) }
         return (ItemKey(attributes: attributes), attributes[ItemKey.bindingAttribute])

@@ -17,18 +17,27 @@ extension DeviceIDs {
 
         /// One sentence about `key` for a person, without a "warning:" prefix.
         public func message(for key: ItemKey) -> String {
-            fact(for: key) + libraryAdvice
+            message(for: key, differing: [])
+        }
+
+        /// One sentence about `key` for a person, naming the signals that differ (see
+        /// ``Reading/cloneSignals``), without a "warning:" prefix.
+        public func message(for key: ItemKey, differing signals: [MachineSignal]) -> String {
+            fact(for: key, differing: signals) + libraryAdvice
         }
 
         /// What the warning says about `key`, without what to do about it (``libraryAdvice``).
-        package func fact(for key: ItemKey) -> String {
+        package func fact(for key: ItemKey, differing signals: [MachineSignal] = []) -> String {
             switch self {
             case .duplicates(let count):
                 return "\(count) items match \(key); using the oldest"
             case .storedOnAnotherMachine:
-                return KeyIDError.cloned(key).fact
+                return signals.isEmpty
+                    ? KeyIDError.cloned(key).fact
+                    : "the ID for \(key) was stored on another machine: \(MachineSignal.differ(signals))"
             case .replacedClone:
                 return "replaced the ID for \(key), which was stored on another machine"
+                    + (signals.isEmpty ? "" : " (\(MachineSignal.differ(signals)))")
             case .temporaryKeyring:
                 return
                     "the ID for \(key) is kept in a temporary keyring, only in memory: it is lost at logout, and the next login gets a new one"
@@ -56,6 +65,33 @@ extension DeviceIDs {
         public var stored: Bool
         /// What the caller may want to tell its user, in the order found.
         public var warnings: [Warning]
+        /// The ID this call replaced, and why: set by a rotation, and by a read that replaced
+        /// an ID stored on another machine (``ClonePolicy/rotate``); `nil` otherwise.
+        public var replaced: Replacement? = nil
+
+        /// The signals that told this machine from the one the ID was stored on: those of the
+        /// ID read, or of the one it replaced; empty when it was stored here.
+        public var cloneSignals: [MachineSignal] {
+            if case .clone(let signals) = replaced?.reason { return signals }
+            return record.differingSignals
+        }
+    }
+
+    /// An ID that a call replaced, so that a caller (an inventory) can tell that this device is
+    /// the one that had it.
+    public struct Replacement: Sendable, Equatable {
+        /// Why an ID is replaced.
+        public enum Reason: Sendable, Equatable {
+            /// A rotation was asked for.
+            case rotation
+            /// The ID was stored on another machine: these signals differ.
+            case clone([MachineSignal])
+        }
+
+        /// The ID replaced; `nil` when the item did not hold a valid ID.
+        public var previousID: DeviceID?
+        /// Why it was replaced.
+        public var reason: Reason
     }
 
     // MARK: - By service and account
@@ -97,23 +133,34 @@ extension DeviceIDs {
     /// policy applied and any warnings. With `metadata`, the record carries the item's label
     /// and times.
     public func read(_ key: ItemKey, create: Bool = false, metadata: Bool = false) throws(KeyIDError) -> Reading {
-        let policy = options.onClone
-        return try run { (ids) throws(KeyIDError) -> Reading in
+        try read(key, create: create, metadata: metadata, onClone: options.onClone)
+    }
+
+    /// As ``read(_:create:metadata:)``, with the clone policy given: the command reads again
+    /// with ``ClonePolicy/warn`` to say what differs when ``ClonePolicy/fail`` refused an ID.
+    package func read(_ key: ItemKey, create: Bool = false, metadata: Bool = false, onClone policy: ClonePolicy)
+        throws(KeyIDError) -> Reading
+    {
+        try run { (ids) throws(KeyIDError) -> Reading in
             var (record, stored) =
                 create ? try ids.getOrCreate(key, metadata: metadata) : (try ids.get(key, metadata: metadata), false)
             var warnings = Self.warnings(record)
+            var replaced: Replacement?
             if record.cloned {
                 switch policy {
                 case .warn: warnings.append(.storedOnAnotherMachine)
                 case .fail: throw .cloned(key)
                 case .rotate:
-                    record = try ids.rotate(key, metadata: metadata)
+                    let (signals, cloneID) = (record.differingSignals, record.id)
+                    let previous: DeviceID?
+                    (record, previous) = try ids.rotate(key, metadata: metadata)
+                    replaced = Replacement(previousID: previous ?? cloneID, reason: .clone(signals))
                     stored = true
                     warnings = [.replacedClone]
                 }
             }
             if record.item.isTemporary { warnings.append(.temporaryKeyring) }
-            return Reading(record: record, stored: stored, warnings: warnings)
+            return Reading(record: record, stored: stored, warnings: warnings, replaced: replaced)
         }
     }
 
@@ -128,10 +175,13 @@ extension DeviceIDs {
 
     /// Replaces the stored ID in place with `id` (a new random ID when `nil`), binds it to
     /// this machine and removes any duplicates; throws ``KeyIDError/notFound(_:)`` when none
-    /// is stored.
+    /// is stored. ``Reading/replaced`` holds the ID it replaced.
     public func rotate(_ key: ItemKey, to id: DeviceID? = nil, metadata: Bool = false) throws(KeyIDError) -> Reading {
         try run { (ids) throws(KeyIDError) -> Reading in
-            Reading(record: try ids.rotate(key, to: id, metadata: metadata), stored: true, warnings: [])
+            let (record, previous) = try ids.rotate(key, to: id, metadata: metadata)
+            return Reading(
+                record: record, stored: true, warnings: [],
+                replaced: Replacement(previousID: previous, reason: .rotation))
         }
     }
 

@@ -20,7 +20,8 @@
 /// wait (for a D-Bus reply, a prompt, keyid's lock) is bounded by ``Options/timeout``.
 ///
 /// The session's variables (`DBUS_SESSION_BUS_ADDRESS`, `XDG_RUNTIME_DIR`, `HOME`, ...) are
-/// read when the instance is made; the machine ID from `/etc/machine-id`, once. GLib moves
+/// read when the instance is made; the machine ID from `/etc/machine-id`, and the other
+/// ``MachineSignal``s from their files, each once and only when needed. GLib moves
 /// D-Bus messages on a thread of its own, which a child made by `fork` does not have: once a
 /// process has connected, the Secret Service is for it alone, and a child's calls fail at
 /// once (the file backend works in a child).
@@ -95,7 +96,7 @@ public final class DeviceIDs: Sendable {
             machineID: { () throws(KeyIDError) in
                 try SystemFailure.reported { () throws(SystemFailure) in try MachineID.read(from: MachineID.defaultPath)
                 }
-            })
+            }, signal: { $0.read() })
     }
 
     /// The store `backend` and `options` describe: the one both the library and the `keyid`
@@ -144,15 +145,16 @@ public final class DeviceIDs: Sendable {
     }
 
     /// An instance over parts given by the caller: the `keyid` command (whose process
-    /// deadline bounds the lock) and tests (an in-memory store, a fixed machine ID).
+    /// deadline bounds the lock) and tests (an in-memory store, a fixed machine ID, the values
+    /// of the other ``MachineSignal``s, `nil` for one that cannot be read).
     package init(
         options: Options, store: @escaping () throws(KeyIDError) -> any SecretStore,
         serializer: any WriteSerializer, generate: @escaping () -> DeviceID,
-        machineID: @escaping () throws(KeyIDError) -> MachineID
+        machineID: @escaping () throws(KeyIDError) -> MachineID, signal: @escaping (MachineSignal) -> [UInt8]?
     ) {
         self.options = options
         state = ThreadLock(
-            Parts(makeStore: store, serializer: serializer, generate: generate, machineID: machineID))
+            Parts(makeStore: store, serializer: serializer, generate: generate, machineID: machineID, signal: signal))
     }
 
     /// The timeout of ``Options`` unless one is given (the one place it is written: the
@@ -174,25 +176,30 @@ public final class DeviceIDs: Sendable {
     // MARK: - The parts, used one call at a time
 
     /// What the instance opened and read once: its store (with the connection and session),
-    /// and the machine's ID. Reached only through ``state``'s lock, one call at a time.
+    /// and the machine's signals. Reached only through ``state``'s lock, one call at a time.
     private final class Parts: @unchecked Sendable {
         let makeStore: () throws(KeyIDError) -> any SecretStore
         let serializer: any WriteSerializer
         let generate: () -> DeviceID
-        /// The machine binding (an HMAC of the machine ID), worked out on first use and kept;
-        /// `nil` when the machine ID cannot be read.
-        let binding: () -> String?
+        /// The machine's signals, each read on first use and kept: they do not change while a
+        /// program runs.
+        let signals: MachineSignals
         var store: (any SecretStore)?
 
         init(
             makeStore: @escaping () throws(KeyIDError) -> any SecretStore, serializer: any WriteSerializer,
-            generate: @escaping () -> DeviceID, machineID: @escaping () throws(KeyIDError) -> MachineID
+            generate: @escaping () -> DeviceID, machineID: @escaping () throws(KeyIDError) -> MachineID,
+            signal: @escaping (MachineSignal) -> [UInt8]?
         ) {
             self.makeStore = makeStore
             self.serializer = serializer
             self.generate = generate
-            let binding = DeviceIDs.once { () throws(KeyIDError) in try machineID().binding }
-            self.binding = { try? binding() }
+            let machine = DeviceIDs.once { () throws(KeyIDError) in try machineID() }
+            let values = Dictionary(
+                uniqueKeysWithValues: MachineSignal.allCases.map { which in
+                    (which, DeviceIDs.once { () throws(KeyIDError) in signal(which) })
+                })
+            signals = MachineSignals(machineID: { try? machine() }, value: { (try? values[$0]?()) ?? nil })
         }
 
         func useCases() throws(KeyIDError) -> DeviceIDUseCases {
@@ -204,7 +211,7 @@ public final class DeviceIDs: Sendable {
                 self.store = store
             }
             return DeviceIDUseCases(
-                store: store, serializer: serializer, generate: generate, binding: binding)
+                store: store, serializer: serializer, generate: generate, signals: signals)
         }
     }
 

@@ -24,7 +24,8 @@ package enum CommandTable {
         environment: nil)
     static let json = OptionSpec(
         option: .json, valueName: nil, choices: [],
-        summary: "print one JSON object with id, service, account, label, created and modified",
+        summary:
+            "print one JSON object with id, service, account, label, created and modified (and previous_id, reason and differs when an ID was replaced or stored elsewhere)",
         environment: nil)
     static let noPrompt = OptionSpec(
         option: .noPrompt, valueName: nil, choices: [],
@@ -78,7 +79,7 @@ package enum CommandTable {
             subcommand: .get,
             abstract: "print the stored ID",
             discussion:
-                "Prints the stored ID; the exit status is 1 when none is stored. With --create, prints the stored ID or, when none is stored, creates, stores and prints one; concurrent runs all print the same ID and exactly one item is stored.",
+                "Prints the stored ID; the exit status is 1 when none is stored. With --create, prints the stored ID or, when none is stored, creates, stores and prints one; concurrent runs all print the same ID and exactly one item is stored. An ID stored on another machine (its machine ID, cloud instance or product UUID differs) is handled as --on-clone says, and the warning and --json (differs) name what differs; when --on-clone rotate replaces it, --json adds previous_id and reason (clone) and --format env a second line, KEYID_PREVIOUS_DEVICE_ID=.",
             options: [
                 OptionSpec(
                     option: .create, valueName: nil, choices: [],
@@ -100,12 +101,12 @@ package enum CommandTable {
                     summary: "succeed when no ID is stored", environment: nil),
                 service, account, backend, collection, user, noPrompt, timeout, help,
             ],
-            examples: [("keyid delete --force", "remove the ID if there is one")]),
+            examples: [("keyid delete --force", "remove the ID if there is one, as before capturing a disk image")]),
         SubcommandSpec(
             subcommand: .rotate,
             abstract: "replace the stored ID with a new one and print it",
             discussion:
-                "Replaces the value of the stored item in place with a fresh random ID, or with the ID read from standard input (--value -), and prints the new ID. Duplicate items are removed. The exit status is 1 when no ID is stored. rotate also repairs an item whose value is not a valid ID.",
+                "Replaces the value of the stored item in place with a fresh random ID, or with the ID read from standard input (--value -), and prints the new ID. Duplicate items are removed. The exit status is 1 when no ID is stored. rotate also repairs an item whose value is not a valid ID. --json adds previous_id (the ID replaced, or null) and reason (rotate); --format env prints a second line, KEYID_PREVIOUS_DEVICE_ID= and the ID replaced.",
             options: [
                 OptionSpec(
                     option: .value, valueName: "-", choices: ["-"],
@@ -144,7 +145,7 @@ package enum CommandTable {
             subcommand: .doctor,
             abstract: "check everything keyid depends on",
             discussion:
-                "Checks, without changing anything, the session bus, the Secret Service provider, the default keyring and whether it is locked, the lock directory, the machine ID, and the stored ID for the service and account (duplicates, clone binding). Prints one line per check: ok, warning or FAIL, and what to do. The exit status is 0 only when keyid would work; otherwise it is the status of the first failed check.",
+                "Checks, without changing anything, the session bus, the Secret Service provider, the default keyring and whether it is locked, the lock directory, the machine ID and the other clone signals this user can read (cloud-init's instance ID, the product UUID), and the stored ID for the service and account (duplicates, clone binding, the signals that differ). Prints one line per check: ok, warning or FAIL, and what to do. The exit status is 0 only when keyid would work; otherwise it is the status of the first failed check.",
             options: [service, account, backend, collection, user, timeout, help],
             examples: [("keyid doctor", "see why keyid does not work here")], readsMachineID: true),
     ]

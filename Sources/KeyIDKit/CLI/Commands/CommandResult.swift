@@ -15,18 +15,28 @@ struct CommandResult {
     /// The result for one ID: its text or JSON, and the warnings that came with it.
     init(_ reading: DeviceIDs.Reading, settings: Settings) {
         let record = reading.record
+        let form = settings.format == .env ? IDFormat.uuid : settings.format
+        let signals = reading.cloneSignals
         if settings.json {
-            let text = record.id.formatted(settings.format == .env ? .uuid : settings.format)
+            var values: [JSONKey: String?] = [
+                .id: record.id.formatted(form), .service: record.key.service, .account: record.key.account,
+                .label: record.item.label, .created: record.item.created.map(Timestamp.iso8601),
+                .modified: record.item.modified.map(Timestamp.iso8601),
+            ]
+            if let replaced = reading.replaced {
+                values[.previousID] = .some(replaced.previousID?.formatted(form))
+                values[.reason] = replaced.reason == .rotation ? "rotate" : "clone"
+            }
             output =
-                JSONKey.object([
-                    .id: text, .service: record.key.service, .account: record.key.account, .label: record.item.label,
-                    .created: record.item.created.map(Timestamp.iso8601),
-                    .modified: record.item.modified.map(Timestamp.iso8601),
-                ]) + "\n"
+                JSONKey.object(values, lists: signals.isEmpty ? [:] : [.differs: signals.map(\.rawValue)]) + "\n"
         } else {
             output = record.id.formatted(settings.format) + "\n"
+            if settings.format == .env, let replaced = reading.replaced {
+                output! +=
+                    IDFormat.previousEnvironmentVariable + "=" + (replaced.previousID?.formatted(.uuid) ?? "") + "\n"
+            }
         }
-        notices = reading.warnings.map { CommandLineText.line($0, for: record.key) }
+        notices = reading.warnings.map { CommandLineText.line($0, for: record.key, differing: signals) }
     }
 
     init(output: String?, notices: [String] = [], status: Int32 = 0) {

@@ -23,6 +23,7 @@ enum DoctorCommand {
         } catch {
             report(.warning("machine ID", "\(CommandLineText.line(error)); clone detection is off"))
         }
+        report(signals(context))
         if !storeFailed {
             report(storedID(settings.key, ids))
         }
@@ -67,6 +68,20 @@ enum DoctorCommand {
         }
     }
 
+    /// The signals this machine offers to the current user, which new IDs are bound to.
+    static func signals(_ context: Context) -> Check {
+        let readable = MachineSignal.allCases.filter { signal in
+            signal == .machineID ? (try? context.machineID()) != nil : context.readSignal(signal) != nil
+        }
+        let unreadable = MachineSignal.allCases.filter { !readable.contains($0) }
+        var detail = readable.isEmpty ? "none readable" : readable.map(\.rawValue).joined(separator: ", ")
+        if !unreadable.isEmpty {
+            detail +=
+                "; not readable here: \(unreadable.map(\.rawValue).joined(separator: ", ")) (no cloud-init, no DMI, or root only), so not compared"
+        }
+        return .ok("clone signals", detail)
+    }
+
     static func storedID(_ key: ItemKey, _ ids: DeviceIDs) -> Check {
         let name = "stored ID"
         do throws(KeyIDError) {
@@ -77,12 +92,15 @@ enum DoctorCommand {
                 return .warning(name, notes[0] + "; keyid uses the oldest, and 'keyid rotate' keeps only one")
             }
             if reading.warnings.contains(.storedOnAnotherMachine) {
+                let how = reading.cloneSignals.isEmpty ? "" : ": " + MachineSignal.differ(reading.cloneSignals)
                 return .warning(
-                    name, notes[0] + ", stored on another machine; 'keyid rotate' replaces it (see --on-clone)")
+                    name, notes[0] + ", stored on another machine\(how); 'keyid rotate' replaces it (see --on-clone)")
             }
+            let recorded = MachineSignal.allCases.filter { record.item.recorded($0) != nil }
             notes.append(
-                record.item.binding == nil
-                    ? "not bound to a machine" : "bound to this machine")
+                recorded.isEmpty
+                    ? "not bound to a machine"
+                    : "bound to this machine (recorded: \(recorded.map(\.rawValue).joined(separator: ", ")))")
             return .ok(name, notes.joined(separator: ", "))
         } catch .notFound {
             return .ok(name, "none stored yet for \(key); 'keyid get --create' makes one")

@@ -80,7 +80,7 @@ package final class FileStore: SecretStore {
         return items
     }
 
-    package func add(_ id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError) {
+    package func add(_ id: DeviceID, for key: ItemKey, binding: MachineBinding?) throws(KeyIDError) {
         try SystemFailure.reported { () throws(SystemFailure) in
             let files = try directoryCreatingIfNeeded()
             files.removeStaleTemporaries(now: now())
@@ -94,7 +94,7 @@ package final class FileStore: SecretStore {
     }
 
     /// Rewrites the item's file once, with the new value and keyid's attributes.
-    package func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?)
+    package func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: MachineBinding?)
         throws(KeyIDError)
     {
         try SystemFailure.reported { () throws(SystemFailure) in
@@ -102,7 +102,7 @@ package final class FileStore: SecretStore {
         }
     }
 
-    private func rewrite(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?)
+    private func rewrite(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: MachineBinding?)
         throws(SystemFailure)
     {
         let name = try fileName(of: item)

@@ -148,7 +148,7 @@ package final class SecretServiceStore: SecretStore {
         return paths.map { found in found.compactMap { loaded[$0] } }
     }
 
-    package func add(_ id: DeviceID, for key: ItemKey, binding: String?) throws(KeyIDError) {
+    package func add(_ id: DeviceID, for key: ItemKey, binding: MachineBinding?) throws(KeyIDError) {
         let collection = try targetCollection()
         if Self.isTemporary(collection) { throw .unavailable(.temporaryKeyring(describeCollection(collection))) }
         let session = try openSession()
@@ -191,7 +191,7 @@ package final class SecretServiceStore: SecretStore {
         }
     }
 
-    package func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: String?)
+    package func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: MachineBinding?)
         throws(KeyIDError)
     {
         if item.isTemporary {
@@ -223,7 +223,7 @@ package final class SecretServiceStore: SecretStore {
 
     /// The attributes keyid writes on the Secret Service: its own (see
     /// ``ItemKey/storedAttributes(binding:)``) and the account under Python keyring's name.
-    func attributes(for key: ItemKey, binding: String?) -> [String: String] {
+    func attributes(for key: ItemKey, binding: MachineBinding?) -> [String: String] {
         var attributes = key.storedAttributes(binding: binding)
         attributes[Self.pythonKeyringAccount] = key.account
         return attributes
