@@ -4,7 +4,7 @@ import Testing
 @testable import KeyIDKit
 @testable import KeyIDTestSupport
 
-/// The README's recipes in `examples/`, checked by the programs that read them (Debian 12's
+/// The guide's recipes in `examples/`, checked by the programs that read them (Debian 12's
 /// cloud-init, desktop-file-utils and systemd, and the pinned ansible-core that
 /// scripts/ansible-venv.sh installs) and run as those programs run them.
 @Suite("Recipes in examples/", .tags(.endToEnd), .enabled(if: TestEnvironment.canRunBinary))

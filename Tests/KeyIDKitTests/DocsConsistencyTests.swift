@@ -29,13 +29,13 @@ struct DocsConsistencyTests {
         }
     }
 
-    @Test("the README's Ansible playbook is examples/ansible-playbook.yaml, its comments aside")
-    func readmeAnsiblePlaybook() throws {
-        let readme = try String(contentsOfFile: TestEnvironment.root + "/README.md", encoding: .utf8)
+    @Test("the guide's Ansible playbook is examples/ansible-playbook.yaml, its comments aside")
+    func guideAnsiblePlaybook() throws {
+        let guide = try String(contentsOfFile: TestEnvironment.root + "/doc/GUIDE.md", encoding: .utf8)
         let recipe = try String(
             contentsOfFile: TestEnvironment.root + "/examples/ansible-playbook.yaml", encoding: .utf8)
-        let section = try #require(readme.range(of: "### Ansible: the collection `keyid.core`"))
-        let blocks = readme[section.upperBound...].components(separatedBy: "```yaml\n")
+        let section = try #require(guide.range(of: "### Ansible: the collection `keyid.core`"))
+        let blocks = guide[section.upperBound...].components(separatedBy: "```yaml\n")
         let shown = try #require(blocks.count > 1 ? blocks[1].components(separatedBy: "```").first : nil)
         let play = recipe.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("#") }
         #expect(shown.contains("keyid.core.device_id:"))

@@ -51,9 +51,12 @@ struct ReleaseTests {
         #expect(newest.date == ManPage.date)
     }
 
-    @Test("the README and the API reference name the current version wherever they name one to install")
+    @Test("the README, the guides and the API reference name the current version wherever they name one to install")
     func versionInDocs() throws {
-        let pages = ["README.md", "Sources/KeyIDKit/KeyIDKit.docc/GettingStarted.md"]
+        let pages = [
+            "README.md", "doc/GUIDE.md", "doc/RELEASING.md", "CONTRIBUTING.md",
+            "Sources/KeyIDKit/KeyIDKit.docc/GettingStarted.md",
+        ]
         var found = 0
         for page in pages {
             let text = try Self.read(page)

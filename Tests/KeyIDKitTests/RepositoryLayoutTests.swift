@@ -7,6 +7,9 @@ import Testing
 /// The repository can be cloned onto any file system, and keeps its layers apart.
 @Suite("Repository layout", .tags(.files))
 struct RepositoryLayoutTests {
+    /// The documents whose named paths and links are checked.
+    static let documents = ["README.md", "CONTRIBUTING.md", "doc/GUIDE.md", "doc/RELEASING.md", "doc/ARCHITECTURE.md"]
+
     /// Every path under the repository's root, relative to it, but for build output and Git's own.
     static func paths() -> [String] {
         let enumerator = FileManager.default.enumerator(atPath: TestEnvironment.root)
@@ -138,10 +141,10 @@ struct RepositoryLayoutTests {
         }
     }
 
-    @Test("every path of the repository that the README and the code map name exists")
+    @Test("every path of the repository that the README, the guides and the code map name exists")
     func namedPathsExist() throws {
         var checked = 0
-        for document in ["README.md", "doc/ARCHITECTURE.md"] {
+        for document in Self.documents {
             let text = try String(contentsOfFile: TestEnvironment.root + "/" + document, encoding: .utf8)
             let pattern =
                 /`((?:Sources|Tests|scripts|doc|examples|bench|completions|packaging|ansible_collections|CLI|Core|Library|System|Stores)\/[^`\s]*)`/

@@ -62,7 +62,7 @@ struct SingleSourceTests {
         #expect(Option.allCases.compactMap(\.shortFlag) == [short])
     }
 
-    @Test("the JSON keys are written, listed in the manual page and shown in the README in one order")
+    @Test("the JSON keys are written, listed in the manual page and shown in the guide in one order")
     func jsonKeys() throws {
         var keyid = InProcess()
         let names = { (text: String) in text.matches(of: /"([a-z_]+)":/).map { String($0.output.1) } }
@@ -78,8 +78,8 @@ struct SingleSourceTests {
             String($0.dropFirst(3).replacing("\\_", with: "_"))
         }
         #expect(listed == JSONKey.allCases.map(\.rawValue))
-        let readme = try String(contentsOfFile: TestEnvironment.root + "/README.md", encoding: .utf8)
-        let blocks = readme.components(separatedBy: "```json\n").dropFirst().compactMap {
+        let guide = try String(contentsOfFile: TestEnvironment.root + "/doc/GUIDE.md", encoding: .utf8)
+        let blocks = guide.components(separatedBy: "```json\n").dropFirst().compactMap {
             $0.split(separator: "\n").first.map(String.init)
         }
         #expect(blocks.first.map(names) == always)

@@ -4,14 +4,14 @@ import Testing
 @testable import KeyIDKit
 @testable import KeyIDTestSupport
 
-/// The README's tables of options and of variables say what the command table says.
-@Suite("README tables", .tags(.files))
-struct ReadmeTableTests {
-    /// The rows of the README table whose header row is `header`, as cells.
+/// The guide's tables of options and of variables (`doc/GUIDE.md`) say what the command table says.
+@Suite("Guide tables", .tags(.files))
+struct GuideTableTests {
+    /// The rows of the guide's table whose header row is `header`, as cells.
     static func rows(under header: String) throws -> [[String]] {
-        let readme = try String(contentsOfFile: TestEnvironment.root + "/README.md", encoding: .utf8)
-        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let start = try #require(lines.firstIndex(of: header), "no table '\(header)' in the README")
+        let guide = try String(contentsOfFile: TestEnvironment.root + "/doc/GUIDE.md", encoding: .utf8)
+        let lines = guide.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex(of: header), "no table '\(header)' in the guide")
         return lines[(start + 2)...].prefix { $0.hasPrefix("|") }.map { line in
             line.replacing("\\|", with: "\u{0}").split(separator: "|").map {
                 $0.trimmingCharacters(in: .whitespaces).replacing("\u{0}", with: "|")
@@ -47,13 +47,13 @@ struct ReadmeTableTests {
             seen.insert(flag)
             let value = words.first { $0.hasPrefix("--") }!.dropFirst(flag.count).trimmingCharacters(in: .whitespaces)
             let expected = spec.choices.isEmpty ? spec.valueName ?? "" : spec.choices.joined(separator: "|")
-            #expect(value == expected, "\(flag): '\(value)' in the README, '\(expected)' in the table")
+            #expect(value == expected, "\(flag): '\(value)' in the guide, '\(expected)' in the table")
             let takers = Set(CommandTable.subcommands.filter { $0.takes(spec.option) }.map(\.name))
-            #expect(Self.subcommands(row[1]) == takers, "\(flag): '\(row[1])' in the README")
+            #expect(Self.subcommands(row[1]) == takers, "\(flag): '\(row[1])' in the guide")
             let variable = row[2].firstMatch(of: /KEYID_[A-Z_]+/).map { String($0.output) }
-            #expect(variable == spec.environment?.rawValue, "\(flag): \(variable ?? "no variable") in the README")
+            #expect(variable == spec.environment?.rawValue, "\(flag): \(variable ?? "no variable") in the guide")
         }
-        #expect(seen == Set(CommandTable.allOptions.map(\.flag)), "options missing from the README")
+        #expect(seen == Set(CommandTable.allOptions.map(\.flag)), "options missing from the guide")
     }
 
     @Test("the variables table names the subcommands that read each of keyid's variables")
@@ -62,7 +62,7 @@ struct ReadmeTableTests {
         #expect(rows.map { $0[0] } == EnvironmentVariable.allCases.map { "`\($0.rawValue)`" })
         for (row, variable) in zip(rows, EnvironmentVariable.allCases) {
             let readers = Set(CommandTable.subcommands.filter { $0.variables.contains(variable) }.map(\.name))
-            #expect(Self.subcommands(row[1]) == readers, "\(variable.rawValue): '\(row[1])' in the README")
+            #expect(Self.subcommands(row[1]) == readers, "\(variable.rawValue): '\(row[1])' in the guide")
         }
     }
 }
