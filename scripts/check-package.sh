@@ -62,7 +62,7 @@ check_deb_contents() {
         for file in usr/share/man/man1/keyid.1.gz usr/share/bash-completion/completions/keyid \
             usr/share/zsh/vendor-completions/_keyid usr/share/fish/vendor_completions.d/keyid.fish \
             usr/share/doc/keyid/copyright usr/share/doc/keyid/changelog.Debian.gz \
-            usr/share/doc/keyid/README.md.gz usr/share/lintian/overrides/keyid \
+            usr/share/doc/keyid/README.md.gz usr/share/doc/keyid/GUIDE.md.gz usr/share/lintian/overrides/keyid \
             "${examples[@]/#/usr/share/doc/keyid/examples/}"; do
             printf '%s\n' "-rw-r--r--:root/root:./$file"
         done | sort
@@ -76,10 +76,11 @@ check_deb_contents() {
         cmp "$u/zsh/vendor-completions/_keyid" completions/_keyid &&
         cmp "$u/fish/vendor_completions.d/keyid.fish" completions/keyid.fish &&
         zcat "$u/doc/keyid/README.md.gz" | cmp - README.md &&
+        zcat "$u/doc/keyid/GUIDE.md.gz" | cmp - doc/GUIDE.md &&
         cmp "$u/lintian/overrides/keyid" packaging/deb/lintian-overrides &&
         for example in "${examples[@]}"; do cmp "$u/doc/keyid/examples/$example" "examples/$example" || return 1; done
 }
-check "the .deb holds the binary, manual page, completions, copyright, changelog, README and examples" \
+check "the .deb holds the binary, manual page, completions, copyright, changelog, README, guide and examples" \
     check_deb_contents
 
 check_binary() {
@@ -133,17 +134,18 @@ echo "        Depends: $(dpkg-deb -f "$deb" Depends)"
 
 check_tarball() {
     local wanted got
-    wanted=$(printf "$tar_name/%s\n" LICENSE README.md bin/keyid share/man/man1/keyid.1 \
+    wanted=$(printf "$tar_name/%s\n" LICENSE README.md doc/GUIDE.md bin/keyid share/man/man1/keyid.1 \
         share/bash-completion/completions/keyid share/zsh/site-functions/_keyid \
         share/fish/vendor_completions.d/keyid.fish | sort)
     got=$(tar -tzf "$tarball" | grep -v '/$' | sort)
     expect "tarball files" "$wanted" "$got" || return 1
     cmp "$scratch/$tar_name/LICENSE" LICENSE && cmp "$scratch/$tar_name/README.md" README.md &&
+        cmp "$scratch/$tar_name/doc/GUIDE.md" doc/GUIDE.md &&
         cmp "$scratch/$tar_name/share/man/man1/keyid.1" doc/keyid.1 || return 1
     [ "$(tar -tvzf "$tarball" | awk '{ print $2 }' | sort -u)" = 0/0 ] || { echo "members not owned by 0/0"; return 1; }
     (cd "$dist" && sha256sum --check --strict SHA256SUMS)
 }
-check "the tarball holds bin/keyid, the manual page, completions, README and LICENSE; SHA256SUMS agrees" \
+check "the tarball holds bin/keyid, the manual page, completions, README, guide and LICENSE; SHA256SUMS agrees" \
     check_tarball
 
 check_versions() {

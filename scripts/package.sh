@@ -4,8 +4,8 @@
 #   package.sh dist   the .deb, .build/dist/keyid-VERSION-x86_64-linux-gnu.tar.gz, the Ansible
 #                     collection .build/dist/keyid-core-VERSION.tar.gz and .build/dist/SHA256SUMS
 # Inputs: the release binary (KEYID_RELEASE_BIN, default .build/release/keyid: `make release`),
-# doc/keyid.1, completions/, README.md, examples/, LICENSE and packaging/deb/. The version is
-# scripts/version.sh's, the Debian revision DEB_REVISION (default 1), and every timestamp
+# doc/keyid.1, completions/, README.md, doc/GUIDE.md, examples/, LICENSE and packaging/deb/.
+# The version is scripts/version.sh's, the Debian revision DEB_REVISION (default 1), and every timestamp
 # SOURCE_DATE_EPOCH (default: the time of the checked-out commit), so that one commit gives the
 # same bytes wherever it is built. Depends is dpkg-shlibdeps's, read from the symbols files of the
 # installed packages that hold the libraries the binary links (libsecret-1-dev brings them:
@@ -111,6 +111,7 @@ build_deb() {
         gzip -9n >"$doc/changelog.Debian.gz"
     # Debian policy 12.3: documentation larger than 4 kB is compressed.
     gzip -9n <README.md >"$doc/README.md.gz"
+    gzip -9n <doc/GUIDE.md >"$doc/GUIDE.md.gz"
     # The recipes (files); examples/swift-package is a source package for Swift programmers,
     # not something an installed system runs.
     for example in examples/*; do
@@ -121,7 +122,7 @@ build_deb() {
         install -d -m 0755 "$stage/usr/share/lintian/overrides"
         install -m 0644 packaging/deb/lintian-overrides "$stage/usr/share/lintian/overrides/keyid"
     fi
-    chmod 0644 "$stage/usr/share/man/man1/keyid.1.gz" "$doc/changelog.Debian.gz" "$doc/README.md.gz"
+    chmod 0644 "$stage/usr/share/man/man1/keyid.1.gz" "$doc/changelog.Debian.gz" "$doc/README.md.gz" "$doc/GUIDE.md.gz"
 
     # Installed-Size as dpkg-gencontrol counts it: KiB per file, rounded up, and 1 per directory.
     installed_size=$(find "$stage" -mindepth 1 -path "$stage/DEBIAN" -prune -o -printf '%y %s\n' |
@@ -142,7 +143,7 @@ build_tarball() {
     name=keyid-$upstream-x86_64-linux-gnu
     stage=$work/tar/$name
     rm -rf "$work/tar"
-    install -d -m 0755 "$stage/bin" "$stage/share/man/man1" "$stage/share/bash-completion/completions" \
+    install -d -m 0755 "$stage/bin" "$stage/doc" "$stage/share/man/man1" "$stage/share/bash-completion/completions" \
         "$stage/share/zsh/site-functions" "$stage/share/fish/vendor_completions.d"
     install -m 0755 "$work/keyid" "$stage/bin/keyid"
     install -m 0644 doc/keyid.1 "$stage/share/man/man1/keyid.1"
@@ -150,6 +151,7 @@ build_tarball() {
     install -m 0644 completions/_keyid "$stage/share/zsh/site-functions/_keyid"
     install -m 0644 completions/keyid.fish "$stage/share/fish/vendor_completions.d/keyid.fish"
     install -m 0644 README.md LICENSE "$stage/"
+    install -m 0644 doc/GUIDE.md "$stage/doc/GUIDE.md"
     rm -f "$dist"/keyid-*-x86_64-linux-gnu.tar.gz
     tar --sort=name --format=gnu --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
         -C "$work/tar" -cf - "$name" | gzip -9n >"$dist/$name.tar.gz"
