@@ -2,10 +2,12 @@
 # make test's Ansible step: the collection keyid.core (ansible_collections/keyid/core) checked by
 # ansible-test sanity and units, built and installed by ansible-galaxy and read by ansible-doc,
 # then its integration targets run by ansible-test integration on localhost: device_id against a
-# real gnome-keyring and the file backend, device_id_locked with the default keyring locked.
+# real gnome-keyring and the file backend, device_id_locked with the default keyring locked,
+# device_id_golden_image on copies of a disk image (as root; ansible-test skips it otherwise).
 # Each target's runme.sh makes its private D-Bus session with Tests/Harness/keyring-session.sh,
-# which is put on PATH with the keyid under test, KEYID_BIN: PATH is the one variable of ours
-# that ansible-test passes on to a target.
+# and device_id_golden_image its machines with Tests/Harness/fake-machine.sh, both put on PATH
+# with the keyid under test, KEYID_BIN: PATH is the one variable of ours that ansible-test
+# passes on to a target.
 #   KEYID_BIN=PATH test-ansible.sh
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,7 +30,7 @@ ANSIBLE_COLLECTIONS_PATH=$scratch/installed \
 ANSIBLE_COLLECTIONS_PATH=$scratch/installed ansible-doc --json keyid.core.device_id keyid.core.device_id_info |
     python3 -c 'import json, sys; docs = json.load(sys.stdin); assert sorted(docs) == ["keyid.core.device_id", "keyid.core.device_id_info"], sorted(docs)'
 
-echo "== ansible-test integration: device_id (Secret Service, file backend), device_id_locked"
+echo "== ansible-test integration: device_id (Secret Service, file backend), device_id_locked, device_id_golden_image"
 mkdir "$scratch/bin"
 ln -s "$(cd "$(dirname "$KEYID_BIN")" && pwd)/$(basename "$KEYID_BIN")" "$scratch/bin/keyid"
 (cd "$collection" && HOME=$ansible/home PATH=$scratch/bin:$root/Tests/Harness:$PATH \
