@@ -1,11 +1,15 @@
 #!/bin/sh
 # make test's Ansible step: the collection keyid.core (ansible_collections/keyid/core) checked by
-# ansible-test sanity and units, built and installed by ansible-galaxy and read by ansible-doc,
-# then its integration targets run by ansible-test integration on localhost: device_id against a
-# real gnome-keyring and the file backend, device_id_locked with the default keyring locked.
+# ansible-test sanity and units, the units' fake keyid compared run by run with KEYID_BIN (the
+# copies of a disk image as root only), built and installed by ansible-galaxy and read by
+# ansible-doc, then its integration targets run by ansible-test integration on localhost:
+# device_id against a real gnome-keyring and the file backend, device_id_locked with the default
+# keyring locked, device_id_golden_image on copies of a disk image (as root; ansible-test skips
+# it otherwise).
 # Each target's runme.sh makes its private D-Bus session with Tests/Harness/keyring-session.sh,
-# which is put on PATH with the keyid under test, KEYID_BIN: PATH is the one variable of ours
-# that ansible-test passes on to a target.
+# and device_id_golden_image its machines with Tests/Harness/fake-machine.sh, both put on PATH
+# with the keyid under test, KEYID_BIN: PATH is the one variable of ours that ansible-test
+# passes on to a target.
 #   KEYID_BIN=PATH test-ansible.sh
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,6 +23,9 @@ echo "== ansible-test sanity and units"
 (cd "$collection" && HOME=$ansible/home ansible-test sanity --python 3.11 --color no &&
     HOME=$ansible/home ansible-test units --python 3.11 --color no)
 
+echo "== the units' fake keyid answers as the keyid under test does"
+PYTHONPATH=$root PATH=$root/Tests/Harness:$PATH python "$collection/tests/unit/plugins/modules/check_fake_keyid.py"
+
 echo "== the collection as ansible-galaxy builds and installs it, read by ansible-doc"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/keyid-collection.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT INT TERM
@@ -28,7 +35,7 @@ ANSIBLE_COLLECTIONS_PATH=$scratch/installed \
 ANSIBLE_COLLECTIONS_PATH=$scratch/installed ansible-doc --json keyid.core.device_id keyid.core.device_id_info |
     python3 -c 'import json, sys; docs = json.load(sys.stdin); assert sorted(docs) == ["keyid.core.device_id", "keyid.core.device_id_info"], sorted(docs)'
 
-echo "== ansible-test integration: device_id (Secret Service, file backend), device_id_locked"
+echo "== ansible-test integration: device_id (Secret Service, file backend), device_id_locked, device_id_golden_image"
 mkdir "$scratch/bin"
 ln -s "$(cd "$(dirname "$KEYID_BIN")" && pwd)/$(basename "$KEYID_BIN")" "$scratch/bin/keyid"
 (cd "$collection" && HOME=$ansible/home PATH=$scratch/bin:$root/Tests/Harness:$PATH \

@@ -63,6 +63,22 @@ class Item:
     def id(self):
         return self.data.get('id')
 
+    @property
+    def differs(self):
+        """The signals keyid named as differing on a clone (its JSON's `differs`, from keyid
+        0.3.0 on: machine-id, instance-id, product-uuid); empty when it named none."""
+        signals = self.data.get('differs')
+        return escaped(signals) if isinstance(signals, list) else []
+
+    @property
+    def replacement(self):
+        """keyid's own (previous_id, reason) when it replaced an ID (`rotate`, or `get
+        --on-clone rotate` on a clone, from keyid 0.3.0 on), previous_id None when the item held
+        no valid ID; None when its JSON says nothing of a replacement."""
+        if 'reason' not in self.data:
+            return None
+        return escaped(self.data.get('previous_id')), escaped(self.data['reason'])
+
     def result(self):
         """The module's return values for this item."""
         return dict(
@@ -71,6 +87,7 @@ class Item:
             modified=self.data.get('modified'),
             label=escaped(self.data.get('label')),
             clone=self.clone,
+            differs=self.differs,
             messages=self.messages,
             keyid=dict((key, escaped(value)) for key, value in self.data.items()),
         )
@@ -85,8 +102,10 @@ def message_lines(stderr):
 def escaped(value):
     """A string from the keyring (a label another program wrote) escaped as keyid escapes
     such text in its messages: each control, format or separator character but the space
-    becomes \\u{HEX}, so that it cannot reorder or hide what Ansible shows around it. Other
-    values are returned as they are."""
+    becomes \\u{HEX}, so that it cannot reorder or hide what Ansible shows around it. A list
+    (keyid's `differs`) has each of its strings escaped; other values are returned as they are."""
+    if isinstance(value, list):
+        return [escaped(element) for element in value]
     if not isinstance(value, str):
         return value
     return ''.join('\\u{%x}' % ord(character) if unsafe(character) else character for character in value)
@@ -155,7 +174,8 @@ class KeyID:
 
     def read(self):
         """The stored ID, or None when none is stored. A clone (an ID bound to another
-        machine) is read again with --on-clone warn: the item says so, with keyid's words."""
+        machine) is read again with --on-clone warn: the item says so, with keyid's words and
+        the signals it names (keyid older than 0.3.0 names none, hence exit 9 tells a clone)."""
         rc, data, lines = self.run('get', '--json', '--on-clone', 'fail', allowed=(NOT_FOUND, CLONED))
         if rc == NOT_FOUND:
             return None

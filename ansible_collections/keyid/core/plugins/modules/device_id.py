@@ -68,6 +68,12 @@ EXAMPLES = r'''
   keyid.core.device_id:
     service: com.example.agent
     regenerate: on_clone
+  register: agent
+
+- name: Say which ID a copy of a disk image had
+  ansible.builtin.debug:
+    msg: "{{ agent.id }} replaces {{ agent.previous_id }}: {{ agent.differs | join(', ') }} differed"
+  when: agent.reason is defined and agent.reason == 'clone'
 
 - name: Forget the ID
   keyid.core.device_id:
@@ -84,11 +90,21 @@ id:
   sample: 0f8fad5b-d9cb-469f-a165-70867728950e
 previous_id:
   description:
-    - The ID that was replaced or deleted (in check mode, the one that would be); keyid's own C(previous_id) when it
-      prints one.
+    - The ID that was replaced or deleted (in check mode, the one that would be); after a replacement, keyid's own
+      C(previous_id), which is the ID it read as it replaced it.
+    - Not returned when the replaced item held no valid ID (O(regenerate=always) repairing it).
   returned: when an ID was replaced or deleted
   type: str
   sample: 6f1d2c9e-0a7b-4b8e-9d3c-2e5f4a1b7c80
+reason:
+  description:
+    - Why the ID was replaced (in check mode, would be), as keyid's C(reason) says it - V(rotate) for
+      O(regenerate=always), V(clone) for O(regenerate=on_clone), which replaced an ID stored on another machine
+      (RV(differs) says how keyid knew).
+  returned: when an ID was replaced
+  type: str
+  choices: [rotate, clone]
+  sample: clone
 created:
   description: When the item was created, ISO 8601 UTC, or null when the keyring does not say.
   returned: when an ID is stored
@@ -107,10 +123,22 @@ label:
   type: str
   sample: Device ID for keyid (device-id)
 clone:
-  description: Whether keyid found the stored ID bound to another machine (before it was replaced, if it was).
+  description:
+    - Whether keyid found the stored ID bound to another machine (before it was replaced, if it was) - a cloned disk
+      image, a restored home directory.
   returned: always
   type: bool
   sample: false
+differs:
+  description:
+    - The signals keyid found differing on a clone, as its C(differs) names them - C(machine-id) (the machine ID),
+      C(instance-id) (cloud-init's instance ID) and C(product-uuid) (the hardware's product UUID, readable by root).
+      Copies of a disk image that keep its machine ID differ in the others.
+    - Empty when RV(clone) is false, and when keyid is older than 0.3.0, which does not name them.
+  returned: always
+  type: list
+  elements: str
+  sample: [instance-id, product-uuid]
 messages:
   description: What keyid wrote on standard error, one line each, such as its warning about a clone.
   returned: always
@@ -120,7 +148,7 @@ messages:
 keyid:
   description:
     - The JSON object keyid printed last, as it printed it, with any keys newer versions of keyid add (such as
-      C(previous_id) and C(reason) when it replaced a clone), its strings escaped as RV(label) is.
+      C(previous_id), C(reason) and C(differs)), its strings escaped as RV(label) is.
   returned: when an ID is stored
   type: dict
   sample: {"id": "0f8fad5b-d9cb-469f-a165-70867728950e", "service": "keyid", "account": "device-id"}
@@ -137,6 +165,8 @@ from ansible_collections.keyid.core.plugins.module_utils.keyid import (
 # What the diff shows for an ID check mode cannot know, and for a stored value that is not one.
 NEW_ID = '(a new ID)'
 NOT_AN_ID = '(a value that is not an ID)'
+# The reason keyid gives for each replacement (its JSON's `reason`).
+REASONS = dict(rotate='rotate', replace_clone='clone')
 
 
 def plan(state, regenerate, current):
@@ -173,6 +203,17 @@ def apply(keyid, action, regenerate):
     return keyid.replace_clone(), True
 
 
+def replacement(action, current, item):
+    """The ID the run replaced or deleted (or, in check mode, would) and why: (previous_id,
+    reason), each None when there is none. keyid's own previous_id and reason when it printed
+    them; else (keyid older than 0.3.0, check mode, a delete) the ID read before and the
+    action's reason."""
+    if item is not None and item.replacement is not None:
+        return item.replacement
+    previous_id = current.id if current and action in ('rotate', 'replace_clone', 'delete') else None
+    return previous_id, REASONS.get(action)
+
+
 def diff_text(item_id):
     return '' if item_id is None else 'id: %s\n' % item_id
 
@@ -200,15 +241,12 @@ def main():
             current = False
             module.warn(error.message)
         action = plan(state, regenerate, current)
-        previous_id = current.id if current and action in ('rotate', 'replace_clone', 'delete') else None
 
         if action is None or module.check_mode:
             item = current if action is None else None
             changed = action is not None
         else:
             item, changed = apply(keyid, action, regenerate)
-            if item is not None:
-                previous_id = item.data.get('previous_id') or previous_id
     except KeyIDError as error:
         error.fail(module, changed=False)
 
@@ -218,10 +256,16 @@ def main():
         result.update(item.result())
         if item is not current:
             result['messages'] = read_messages + item.messages
-    # Whether the ID read was a clone, even when the item now stored is not.
+    # Whether the ID read was a clone, and what differed, even when the item now stored is not
+    # one: keyid's differs when it replaced the clone, else those it named when reading it.
     result['clone'] = bool(current and current.clone or item and item.clone)
-    if previous_id is not None and changed:
-        result['previous_id'] = previous_id
+    result['differs'] = (item.differs if item else []) or (current.differs if current else [])
+    if changed:
+        previous_id, reason = replacement(action, current, item)
+        if previous_id is not None:
+            result['previous_id'] = previous_id
+        if reason is not None:
+            result['reason'] = reason
     # A clone kept (regenerate=never) is worth a warning; one replaced or deleted is not.
     if current and current.clone and action is None:
         for line in current.messages:

@@ -74,6 +74,15 @@ clone:
   returned: always
   type: bool
   sample: false
+differs:
+  description:
+    - The signals keyid found differing on a clone, as its C(differs) names them - C(machine-id) (the machine ID),
+      C(instance-id) (cloud-init's instance ID) and C(product-uuid) (the hardware's product UUID, readable by root).
+    - Empty when RV(clone) is false, and when keyid is older than 0.3.0, which does not name them.
+  returned: always
+  type: list
+  elements: str
+  sample: [instance-id]
 messages:
   description: What keyid wrote on standard error, one line each, such as its warning about a clone.
   returned: always
@@ -99,7 +108,7 @@ def main():
     except KeyIDError as error:
         error.fail(module, changed=False)
     if item is None:
-        module.exit_json(changed=False, exists=False, id=None, clone=False, messages=[])
+        module.exit_json(changed=False, exists=False, id=None, clone=False, differs=[], messages=[])
     module.exit_json(changed=False, exists=True, **item.result())
 
 

@@ -1,6 +1,7 @@
 #!/bin/sh
-# ansible-test integration runs this: the role against a real gnome-keyring in a private D-Bus
-# session, then with the file backend. ansible-test passes on PATH but hardly any other
+# ansible-test integration runs this: the playbook runme.yml of the current directory (this
+# target's, or device_id_golden_image's, whose runme.sh runs this one) against a real
+# gnome-keyring in a private D-Bus session, then with the file backend. ansible-test passes on PATH but hardly any other
 # variable (no D-Bus session), so the session is made here, by keyring-session.sh from the
 # keyid repository's Tests/Harness, found on PATH with keyid (scripts/test-ansible.sh puts
 # both there).

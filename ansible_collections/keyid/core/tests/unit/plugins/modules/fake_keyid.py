@@ -17,11 +17,38 @@ from ansible.module_utils.testing import patch_module_args
 FIRST_ID = '0f8fad5b-d9cb-469f-a165-70867728950e'
 # Any executable file passes the module's check of keyid_path; the fake answers its runs.
 KEYID = '/bin/true'
-CLONE_FAIL = ("keyid: the ID for service 'keyid', account 'device-id' was stored on another machine "
-              "(a cloned disk or a restored home directory?); replace it with 'keyid rotate' or run with --on-clone rotate")
-CLONE_WARNING = ("keyid: warning: the ID for service 'keyid', account 'device-id' was stored on another machine "
-                 "(a cloned disk or a restored home directory?); 'keyid rotate' or --on-clone rotate replaces it")
-CLONE_REPLACED = "keyid: replaced the ID for service 'keyid', account 'device-id', which was stored on another machine"
+KEY = "service 'keyid', account 'device-id'"
+NOT_FOUND = "keyid: no ID is stored for %s" % KEY
+NOT_AN_ID = "keyid: the item for %s does not hold a valid ID; replace it with 'keyid rotate'" % KEY
+ALREADY_STORED = "keyid: an ID is already stored for %s; read it with 'keyid get' or replace it with 'keyid rotate'" % KEY
+
+# What keyid 0.3.0 calls each signal in a sentence (its MachineSignal.description).
+SIGNAL_NAMES = {'machine-id': 'the machine ID', 'instance-id': 'the cloud instance', 'product-uuid': 'the product UUID'}
+
+
+def differ(signals):
+    """keyid's sentence for the signals that differ: "the cloud instance and the product UUID differ"."""
+    names = [SIGNAL_NAMES[signal] for signal in signals]
+    listed = ' and '.join(names) if len(names) <= 2 else ', '.join(names[:-1]) + ' and ' + names[-1]
+    return listed + (' differs' if len(names) == 1 else ' differ')
+
+
+def clone_messages(signals, release='0.3.0'):
+    """What keyid writes on stderr about a clone: (refusal of --on-clone fail, warning of
+    --on-clone warn, note of --on-clone rotate), as keyid 0.3.0 words them (naming `signals`)
+    or as 0.2.0 did."""
+    stored = 'the ID for %s was stored on another machine' % KEY
+    if release == '0.2.0':
+        why = ' (a cloned disk or a restored home directory?)'
+        return ('keyid: %s%s; replace it with \'keyid rotate\' or run with --on-clone rotate' % (stored, why),
+                "keyid: warning: %s%s; 'keyid rotate' or --on-clone rotate replaces it" % (stored, why),
+                'keyid: replaced the ID for %s, which was stored on another machine' % KEY)
+    return ("keyid: %s: %s; replace it with 'keyid rotate' or run with --on-clone rotate" % (stored, differ(signals)),
+            "keyid: warning: %s: %s; 'keyid rotate' or --on-clone rotate replaces it" % (stored, differ(signals)),
+            'keyid: replaced the ID for %s, which was stored on another machine (%s)' % (KEY, differ(signals)))
+
+
+CLONE_FAIL, CLONE_WARNING, CLONE_REPLACED = clone_messages(['machine-id'])
 
 
 class Exit(Exception):
@@ -34,20 +61,24 @@ class Exit(Exception):
 
 
 class FakeKeyID:
-    """keyid with one item (or none): answers run_command calls and records them.
+    """keyid with one item (or none): answers run_command calls as keyid 0.3.0 does, word for
+    word, and records them.
 
-    `failure` makes every run exit with (status, message); `printed` makes every run exit 0
-    printing it on stdout; `previous_id` makes rotate and get --on-clone rotate print keyid's
-    own previous_id, as newer versions of keyid do; `label` is the item's label."""
+    `clone` makes the item one stored on another machine, `differs` the signals that differ
+    then; `invalid` makes it hold a value that is not an ID; `failure` makes every run exit
+    with (status, message); `printed` makes every run exit 0 printing it on stdout;
+    `release='0.2.0'` answers as keyid 0.2.0 did (no previous_id, reason or differs, and clone
+    messages that name no signal); `label` is the item's label."""
 
-    def __init__(self, stored=None, clone=False, invalid=False, failure=None, printed=None, previous_id=False,
-                 label='Device ID for keyid (device-id)'):
+    def __init__(self, stored=None, clone=False, differs=('machine-id',), invalid=False, failure=None, printed=None,
+                 release='0.3.0', label='Device ID for keyid (device-id)'):
         self.stored = stored
         self.clone = clone
+        self.differs = list(differs)
         self.invalid = invalid
         self.failure = failure
         self.printed = printed
-        self.previous_id = previous_id
+        self.release = release
         self.label = label
         self.calls = []
         self.minted = 0
@@ -57,10 +88,13 @@ class FakeKeyID:
         return '%08x-1111-4222-8333-444444444444' % self.minted
 
     def item(self, **extra):
+        """keyid's --json line for the item, its keys in keyid's order, `extra` (previous_id,
+        reason, differs) only from 0.3.0 on."""
         data = dict(id=self.stored, service='keyid', account='device-id', label=self.label,
                     created='2026-11-29T14:28:22Z', modified='2026-11-29T14:28:22Z')
-        data.update(extra)
-        return json.dumps(data) + '\n'
+        if self.release != '0.2.0':
+            data.update((key, extra[key]) for key in ('previous_id', 'reason', 'differs') if key in extra)
+        return json.dumps(data, separators=(',', ':'), ensure_ascii=False) + '\n'
 
     def subcommands(self):
         return [call[1] for call in self.calls]
@@ -72,31 +106,33 @@ class FakeKeyID:
         if self.printed is not None:
             return 0, self.printed, ''
         subcommand = args[1]
-        on_clone = args[args.index('--on-clone') + 1] if '--on-clone' in args else None
+        on_clone = args[args.index('--on-clone') + 1] if '--on-clone' in args else 'warn'
+        refusal, warning, replaced = clone_messages(self.differs, self.release)
         if subcommand == 'get':
-            if self.stored is None and not self.invalid:
-                return 1, '', "keyid: no ID is stored for service 'keyid', account 'device-id'\n"
             if self.invalid:
-                return 7, '', "keyid: the value stored for service 'keyid', account 'device-id' is not a valid ID\n"
+                return 7, '', NOT_AN_ID + '\n'
+            if self.stored is None:
+                return 1, '', NOT_FOUND + '\n'
             if self.clone and on_clone == 'fail':
-                return 9, '', CLONE_FAIL + '\n'
+                return 9, '', refusal + '\n'
             if self.clone and on_clone == 'rotate':
                 previous = self.stored
                 self.stored, self.clone = self.mint(), False
-                extra = dict(previous_id=previous, reason='machine') if self.previous_id else {}
-                return 0, self.item(**extra), CLONE_REPLACED + '\n'
-            return 0, self.item(), (CLONE_WARNING + '\n') if self.clone else ''
+                return 0, self.item(previous_id=previous, reason='clone', differs=self.differs), replaced + '\n'
+            if self.clone:
+                return 0, self.item(differs=self.differs), warning + '\n'
+            return 0, self.item(), ''
         if subcommand == 'create':
-            if self.stored is not None:
-                return 3, '', "keyid: an ID is already stored for service 'keyid', account 'device-id'\n"
+            if self.stored is not None or self.invalid:
+                return 3, '', ALREADY_STORED + '\n'
             self.stored = self.mint()
             return 0, self.item(), ''
         if subcommand == 'rotate':
             if self.stored is None and not self.invalid:
-                return 1, '', "keyid: no ID is stored for service 'keyid', account 'device-id'\n"
-            previous = self.stored
+                return 1, '', NOT_FOUND + '\n'
+            previous = None if self.invalid else self.stored
             self.stored, self.clone, self.invalid = self.mint(), False, False
-            return 0, self.item(**(dict(previous_id=previous) if self.previous_id and previous else {})), ''
+            return 0, self.item(previous_id=previous, reason='rotate'), ''
         if subcommand == 'delete':
             self.stored, self.clone, self.invalid = None, False, False
             return 0, '', ''

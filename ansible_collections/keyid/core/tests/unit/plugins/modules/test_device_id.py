@@ -13,6 +13,7 @@ from ansible_collections.keyid.core.tests.unit.plugins.modules.fake_keyid import
     FIRST_ID,
     KEYID,
     FakeKeyID,
+    clone_messages,
     run_module,
 )
 
@@ -29,6 +30,7 @@ def test_creates_an_id_when_none_is_stored_then_changes_nothing(mocker):
     assert not first.failed and first.result['changed']
     assert first.result['id'] == keyid.stored and 'previous_id' not in first.result
     assert first.result['created'] == '2026-11-29T14:28:22Z' and first.result['clone'] is False
+    assert first.result['differs'] == [] and 'reason' not in first.result
     second = run(mocker, keyid)
     assert not second.failed and not second.result['changed']
     assert second.result['id'] == first.result['id']
@@ -50,24 +52,25 @@ def test_the_default_backend_is_the_secret_service(mocker):
     assert keyid.calls[0][-6:] == ['--service', 'keyid', '--account', 'device-id', '--backend', 'secret-service']
 
 
-@pytest.mark.parametrize('params, stored, clone', [
-    (dict(), None, False),
-    (dict(regenerate='always'), FIRST_ID, False),
-    (dict(regenerate='always'), None, False),
-    (dict(regenerate='on_clone'), FIRST_ID, True),
-    (dict(regenerate='on_clone'), None, False),
-    (dict(state='absent'), FIRST_ID, False),
-    (dict(state='absent', backend='file', user='alice', collection='login'), FIRST_ID, True),
+@pytest.mark.parametrize('params, stored, clone, reason', [
+    (dict(), None, False, None),
+    (dict(regenerate='always'), FIRST_ID, False, 'rotate'),
+    (dict(regenerate='always'), None, False, None),
+    (dict(regenerate='on_clone'), FIRST_ID, True, 'clone'),
+    (dict(regenerate='on_clone'), None, False, None),
+    (dict(state='absent'), FIRST_ID, False, None),
+    (dict(state='absent', backend='file', user='alice', collection='login'), FIRST_ID, True, None),
 ])
-def test_check_mode_says_what_would_change_and_writes_nothing(mocker, params, stored, clone):
-    keyid = FakeKeyID(stored=stored, clone=clone)
+def test_check_mode_says_what_would_change_and_writes_nothing(mocker, params, stored, clone, reason):
+    keyid = FakeKeyID(stored=stored, clone=clone, differs=['instance-id'])
     outcome = run(mocker, keyid, check_mode=True, diff=True, **params)
     assert not outcome.failed and outcome.result['changed']
     assert not WRITES & set(keyid.subcommands()) and keyid.stored == stored
     if stored is not None:
         assert outcome.result['previous_id'] == stored
         assert outcome.result['diff']['before'] == 'id: %s\n' % stored
-    assert outcome.result['id'] is None
+    assert outcome.result['id'] is None and outcome.result.get('reason') == reason
+    assert outcome.result['clone'] is clone and outcome.result['differs'] == (['instance-id'] if clone else [])
 
 
 @pytest.mark.parametrize('params, stored, clone', [
@@ -88,25 +91,63 @@ def test_regenerate_always_replaces_the_id_and_gives_the_previous_one(mocker):
     keyid = FakeKeyID(stored=FIRST_ID)
     outcome = run(mocker, keyid, regenerate='always', diff=True)
     assert outcome.result['changed'] and outcome.result['previous_id'] == FIRST_ID
+    assert outcome.result['reason'] == 'rotate' and outcome.result['clone'] is False and outcome.result['differs'] == []
     assert outcome.result['id'] == keyid.stored != FIRST_ID
     assert outcome.result['diff']['before'] == 'id: %s\n' % FIRST_ID
     assert outcome.result['diff']['after'] == 'id: %s\n' % keyid.stored
     assert keyid.subcommands() == ['get', 'rotate']
 
 
-def test_keyids_own_previous_id_is_preferred(mocker):
-    keyid = FakeKeyID(stored=FIRST_ID, clone=True, previous_id=True)
-    # keyid read FIRST_ID; another program replaced it before the rotate: keyid knows better.
+@pytest.mark.parametrize('regenerate, reason', [('on_clone', 'clone'), ('always', 'rotate')])
+def test_keyids_own_previous_id_and_reason_are_preferred(mocker, regenerate, reason):
+    keyid = FakeKeyID(stored=FIRST_ID, clone=True)
+    # The module read FIRST_ID; another program replaced it before the module's replacement:
+    # keyid knows better.
     original = keyid.__call__
 
     def replaced_meanwhile(args, **kwargs):
-        if '--on-clone' in args and args[args.index('--on-clone') + 1] == 'rotate':
+        if args[1] == 'rotate' or args[2:5] == ['--json', '--on-clone', 'rotate']:
             keyid.stored = 'aaaaaaaa-1111-4222-8333-444444444444'
         return original(args, **kwargs)
 
-    outcome = run(mocker, replaced_meanwhile, regenerate='on_clone')
+    outcome = run(mocker, replaced_meanwhile, regenerate=regenerate)
     assert outcome.result['previous_id'] == 'aaaaaaaa-1111-4222-8333-444444444444'
-    assert outcome.result['keyid']['reason'] == 'machine'
+    assert outcome.result['reason'] == reason == outcome.result['keyid']['reason']
+
+
+def test_a_clone_whose_cloud_instance_and_product_differ_is_replaced_and_said_so(mocker):
+    signals = ['instance-id', 'product-uuid']
+    refusal, warning, replaced = clone_messages(signals)
+    assert warning == ("keyid: warning: the ID for service 'keyid', account 'device-id' was stored on another "
+                       "machine: the cloud instance and the product UUID differ; 'keyid rotate' or --on-clone rotate "
+                       "replaces it")
+    keyid = FakeKeyID(stored=FIRST_ID, clone=True, differs=signals)
+    outcome = run(mocker, keyid, regenerate='on_clone')
+    assert outcome.result['changed'] and outcome.result['clone'] is True
+    assert outcome.result['previous_id'] == FIRST_ID and outcome.result['id'] == keyid.stored != FIRST_ID
+    assert outcome.result['reason'] == 'clone' and outcome.result['differs'] == signals
+    assert outcome.result['keyid']['differs'] == signals and outcome.result['messages'] == [warning, replaced]
+
+
+def test_regenerate_always_on_a_clone_says_what_differed(mocker):
+    keyid = FakeKeyID(stored=FIRST_ID, clone=True, differs=['instance-id'])
+    outcome = run(mocker, keyid, regenerate='always')
+    assert outcome.result['reason'] == 'rotate' and outcome.result['previous_id'] == FIRST_ID
+    assert outcome.result['clone'] is True and outcome.result['differs'] == ['instance-id']
+    assert 'differs' not in outcome.result['keyid'] and keyid.subcommands() == ['get', 'get', 'rotate']
+
+
+@pytest.mark.parametrize('params, previous_id, reason', [
+    (dict(regenerate='on_clone'), FIRST_ID, 'clone'),
+    (dict(regenerate='always'), FIRST_ID, 'rotate'),
+    (dict(state='absent'), FIRST_ID, None),
+])
+def test_with_keyid_0_2_0_the_previous_id_is_the_one_read(mocker, params, previous_id, reason):
+    keyid = FakeKeyID(stored=FIRST_ID, clone=True, release='0.2.0')
+    outcome = run(mocker, keyid, **params)
+    assert outcome.result['changed'] and outcome.result['previous_id'] == previous_id
+    assert outcome.result.get('reason') == reason and outcome.result['clone'] is True and outcome.result['differs'] == []
+    assert outcome.result['messages'][0] == clone_messages([], '0.2.0')[1]
 
 
 def test_regenerate_on_clone_replaces_only_a_clone(mocker):
@@ -127,6 +168,8 @@ def test_regenerate_never_keeps_a_clone_and_passes_keyids_warning_on(mocker):
     outcome = run(mocker, keyid)
     assert not outcome.result['changed'] and outcome.result['id'] == FIRST_ID
     assert outcome.result['clone'] is True and outcome.result['messages'] == [CLONE_WARNING]
+    assert outcome.result['differs'] == ['machine-id'] and 'reason' not in outcome.result
+    assert 'previous_id' not in outcome.result
     warn.assert_called_once_with(CLONE_WARNING)
 
 
@@ -142,6 +185,7 @@ def test_absent_deletes_the_id_and_gives_it_as_previous_id(mocker):
     keyid = FakeKeyID(stored=FIRST_ID)
     outcome = run(mocker, keyid, state='absent', diff=True)
     assert outcome.result['changed'] and outcome.result['previous_id'] == FIRST_ID and outcome.result['id'] is None
+    assert 'reason' not in outcome.result
     assert outcome.result['diff'] == dict(before='id: %s\n' % FIRST_ID, after='',
                                           before_header="service 'keyid', account 'device-id'",
                                           after_header="service 'keyid', account 'device-id'")
@@ -155,6 +199,9 @@ def test_a_stored_value_that_is_no_id_fails_unless_it_is_replaced_or_deleted(moc
     keyid = FakeKeyID(invalid=True)
     outcome = run(mocker, keyid, regenerate='always')
     assert not outcome.failed and outcome.result['changed'] and outcome.result['id'] == keyid.stored
+    # keyid's previous_id is null: no ID was replaced, but the item was, by a rotation.
+    assert outcome.result['keyid']['previous_id'] is None and 'previous_id' not in outcome.result
+    assert outcome.result['reason'] == 'rotate'
     keyid = FakeKeyID(invalid=True)
     outcome = run(mocker, keyid, state='absent', diff=True)
     assert outcome.result['changed'] and keyid.stored is None
@@ -175,11 +222,14 @@ def test_an_id_created_meanwhile_by_another_program_is_kept(mocker):
 
 
 @pytest.mark.parametrize('status, message', [
-    (4, "keyid: the default keyring, which may hold the ID for service 'keyid', account 'device-id', is locked; "
-        "unlock it, or run without --no-prompt to be asked for its password"),
-    (5, 'keyid: no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set'),
-    (6, 'keyid: timed out after 30 seconds'),
-    (8, 'keyid: the file backend failed'),
+    (4, "keyid: the default keyring (/org/freedesktop/secrets/collection/login), which may hold the ID for service "
+        "'keyid', account 'device-id', is locked; unlock it, or run without --no-prompt to be asked for its password"),
+    (5, 'keyid: no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is unset and no socket of yours is at /run/user/0/bus; '
+        'as root, use --user NAME to act for a user who has a session); start keyid inside a login session or set '
+        'DBUS_SESSION_BUS_ADDRESS; machines without one can use --backend file'),
+    (6, 'keyid: timed out after 30 s: the Secret Service did not answer (a stalled daemon or session bus, or another '
+        'keyid run holding the lock); use --timeout to wait longer'),
+    (8, 'keyid: cannot open /var/lib/keyid for the ID directory: Not a directory'),
 ])
 def test_keyids_failures_fail_the_task_with_its_message_and_status(mocker, status, message):
     keyid = FakeKeyID(failure=(status, message))

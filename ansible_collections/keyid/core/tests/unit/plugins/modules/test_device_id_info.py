@@ -34,7 +34,17 @@ def test_a_clone_is_reported_and_kept(mocker):
     keyid = FakeKeyID(stored=FIRST_ID, clone=True)
     outcome = run(mocker, keyid)
     assert outcome.result['clone'] is True and outcome.result['messages'] == [CLONE_WARNING]
+    assert outcome.result['differs'] == ['machine-id'] == outcome.result['keyid']['differs']
     assert keyid.stored == FIRST_ID and [call[4] for call in keyid.calls] == ['fail', 'warn']
+
+
+def test_the_signals_that_differ_are_returned_as_keyid_names_them(mocker):
+    outcome = run(mocker, FakeKeyID(stored=FIRST_ID, clone=True, differs=['instance-id', 'product-uuid']))
+    assert outcome.result['clone'] is True and outcome.result['differs'] == ['instance-id', 'product-uuid']
+    assert 'the cloud instance and the product UUID differ' in outcome.result['messages'][0]
+    for keyid in (FakeKeyID(stored=FIRST_ID), FakeKeyID()):
+        outcome = run(mocker, keyid)
+        assert outcome.result['clone'] is False and outcome.result['differs'] == []
 
 
 def test_a_locked_keyring_fails_with_keyids_message(mocker):
