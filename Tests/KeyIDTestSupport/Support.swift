@@ -8,11 +8,15 @@ extension Tag {
     /// Reads or writes files, the repository's or a temporary directory's, but needs no
     /// keyring and no built binary.
     @Tag static var files: Self
-    /// Commands run in process against the in-memory store.
+    /// Commands run in process against the in-memory store (or the file backend).
     @Tag static var command: Self
-    /// The Secret Service store against a real provider.
+    /// Tools `make test` installs (the shells, groff, the DocC renderer and a browser) run
+    /// over the repository's files; no keyring and no built keyid.
+    @Tag static var tools: Self
+    /// The library and its Secret Service store, in the test process or a probe program,
+    /// against a real provider.
     @Tag static var integration: Self
-    /// The built binary against a real Secret Service provider.
+    /// The built keyid run as a process, against a real provider or the file backend.
     @Tag static var endToEnd: Self
 }
 

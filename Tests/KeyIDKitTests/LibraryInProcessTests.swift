@@ -7,9 +7,9 @@ import Testing
 
 /// The library's own behaviour over the in-memory store: threads, the clone policy,
 /// warnings as values, reconnection and option checks. Against real keyrings:
-/// `LibraryTests` in the integration tier.
+/// `LibraryKeyringTests` in the integration tier.
 @Suite("DeviceIDs (the library) in process", .tags(.files))
-struct LibraryUnitTests {
+struct LibraryInProcessTests {
     static let here = MachineID(text: Array("0123456789abcdef0123456789abcdef".utf8))!
     static let there = MachineID(text: Array("fedcba9876543210fedcba9876543210".utf8))!
     let key = try! ItemKey(service: "com.example.app", account: "device-id")

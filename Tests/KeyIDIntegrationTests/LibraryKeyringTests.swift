@@ -11,7 +11,7 @@ import Testing
 @Suite(
     "DeviceIDs (the library) against a real Secret Service", .tags(.integration),
     .enabled(if: TestEnvironment.hasKeyring))
-struct LibraryTests {
+struct LibraryKeyringTests {
     /// The probe program, built beside keyid.
     static var probe: String? {
         TestEnvironment.binary.map {
