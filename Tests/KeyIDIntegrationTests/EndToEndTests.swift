@@ -138,17 +138,6 @@ struct EndToEndTests {
         #expect(try itemCount(service: service) == 1)
     }
 
-    @Test("16 concurrent get --create print one ID and leave one item")
-    func concurrentGetOrCreate() throws {
-        let service = TestEnvironment.uniqueService()
-        let outputs = try runTogether(
-            Array(repeating: [TestEnvironment.binary!, "get", "--create", "--service", service], count: 16))
-        let failures = outputs.filter { $0.status != 0 }.map { "\($0.status): \($0.stderr)" }
-        #expect(failures.isEmpty, "\(failures)")
-        #expect(Set(outputs.map(\.stdout)).count == 1)
-        #expect(try itemCount(service: service) == 1)
-    }
-
     @Test(
         "bad input: exit 2, one line on stderr, the keyring unchanged",
         arguments: [

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import KeyIDKit
@@ -26,26 +25,6 @@ struct LibraryInProcessTests {
             generate: DeviceID.random, machineID: { machine }, signal: { _ in nil })
     }
 
-    @Test("get, getOrCreate, create, rotate and delete, with their errors")
-    func operations() throws {
-        let store = MemoryStore()
-        let ids = ids(store)
-        #expect(throws: KeyIDError.notFound(key)) { try ids.get(service: key.service, account: key.account) }
-        let id = try ids.getOrCreate(service: key.service, account: key.account)
-        #expect(try ids.get(service: key.service, account: key.account) == id)
-        #expect(try ids.getOrCreate(service: key.service, account: key.account) == id)
-        #expect(throws: KeyIDError.alreadyExists(key)) { try ids.create(service: key.service, account: key.account) }
-        let next = try ids.rotate(service: key.service, account: key.account)
-        #expect(next != id)
-        #expect(try ids.get(service: key.service, account: key.account) == next)
-        try ids.delete(service: key.service, account: key.account)
-        #expect(store.entries.isEmpty)
-        #expect(throws: KeyIDError.notFound(key)) { try ids.delete(service: key.service, account: key.account) }
-        #expect(throws: KeyIDError.notFound(key)) { try ids.rotate(service: key.service, account: key.account) }
-        let made = try ids.create(service: key.service, account: key.account)
-        #expect(try ids.get(service: key.service, account: key.account) == made)
-    }
-
     @Test("a service or account keyid would refuse is a usage error, and nothing is stored")
     func badNames() {
         let store = MemoryStore()
@@ -63,22 +42,6 @@ struct LibraryInProcessTests {
             #expect(error.exitCode == 2)
         }
         #expect(store.entries.isEmpty)
-    }
-
-    @Test("eight threads racing getOrCreate on one instance get one ID and leave one item")
-    func threadsOnOneInstance() throws {
-        let store = MemoryStore()
-        let ids = ids(store)
-        let seen = Mutex<[DeviceID]>([])
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            if let id = try? ids.getOrCreate(service: key.service, account: key.account) {
-                seen.withLock { $0.append(id) }
-            }
-        }
-        let all = seen.withLock { $0 }
-        #expect(all.count == 8)
-        #expect(Set(all).count == 1)
-        #expect(store.entries.count == 1)
     }
 
     @Test("an ID stored on another machine: warned about, refused, or replaced, as the policy says")
