@@ -63,7 +63,7 @@ struct EndToEndTests {
         let created = try parseJSON(try keyid(["create", "--json", "--service", service]).stdout)
         let before = try providerItems(service: service)
         #expect(before.count == 1)
-        Thread.sleep(forTimeInterval: 1.1)
+        waitForSecond(after: try #require(before.first).created)
         let rotated = try keyid(["rotate", "--json", "--service", service])
         #expect(rotated.status == 0)
         #expect(rotated.stderr.isEmpty)
@@ -126,7 +126,7 @@ struct EndToEndTests {
     func duplicates() throws {
         let service = TestEnvironment.uniqueService()
         let first = try keyid(["create", "--service", service]).stdout
-        Thread.sleep(forTimeInterval: 1.1)
+        waitForSecond(after: try #require(try providerItems(service: service).first).created)
         _ = try keyringTool(["add", service, "device-id"], input: "22222222-2222-4222-8222-222222222222")
         #expect(try itemCount(service: service) == 2)
         for _ in 0..<3 {

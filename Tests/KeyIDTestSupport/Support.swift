@@ -280,6 +280,12 @@ struct ProviderItem: Decodable {
     var modified: UInt64
 }
 
+/// Returns once the wall clock's whole second is later than `time` (seconds since 1970, as
+/// providers stamp items): the next item stamped is then newer.
+func waitForSecond(after time: UInt64) {
+    while UInt64(Date().timeIntervalSince1970) <= time { Thread.sleep(forTimeInterval: 0.01) }
+}
+
 /// Every item matching a service and account, with its own label and times, in the
 /// provider's order.
 func providerItems(service: String, account: String = ItemKey.defaultAccount) throws -> [ProviderItem] {
