@@ -69,7 +69,7 @@ run:
 ## end to end, reliability, the library) against each of $(PROVIDERS), then the Ansible
 ## collection (scripts/test-ansible.sh), the API check and the package check.
 PROVIDERS ?= kwallet keepassxc
-PROVIDER_SUITES = SecretServiceStoreTests|EndToEndTests|ReliabilityTests|CollectionTests|LibraryTests
+PROVIDER_SUITES = SecretServiceStoreTests|EndToEndTests|ReliabilityTests|CollectionTests|LibraryKeyringTests
 test:
 	@scripts/install-deps.sh test
 	$(SWIFT) build --build-tests

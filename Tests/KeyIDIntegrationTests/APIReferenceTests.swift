@@ -6,7 +6,7 @@ import Testing
 /// KeyIDKit's DocC catalog: its code listings build against the library, and the site
 /// `make api-docs` renders (KEYID_API_DOCS, which `make test` sets) shows `DeviceIDs` in a
 /// real browser.
-@Suite("The API reference", .tags(.integration))
+@Suite("The API reference", .tags(.tools))
 struct APIReferenceTests {
     static let root = URL(fileURLWithPath: TestEnvironment.root)
     static let catalog = root.appendingPathComponent("Sources/KeyIDKit/KeyIDKit.docc")

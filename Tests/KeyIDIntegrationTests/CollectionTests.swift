@@ -180,9 +180,17 @@ struct CollectionTests {
         let outcome = try session(
             """
             dbus-monitor --session "type=method_call,interface=org.freedesktop.Secret.Service,member=Unlock" \\
-              >"$XDG_RUNTIME_DIR/unlocks" 2>&1 & monitor=$!
+              "type=method_call,interface=org.freedesktop.DBus.Peer,member=Ping" >"$XDG_RUNTIME_DIR/unlocks" 2>&1 & monitor=$!
             until grep -qs NameLost "$XDG_RUNTIME_DIR/unlocks"; do sleep 0.02; done
-            unlocks() { sleep 0.2; grep -c 'member=Unlock' "$XDG_RUNTIME_DIR/unlocks"; }
+            # The bus hands the monitor messages in order: once it shows a new Ping, it has shown
+            # every call keyid made before it.
+            unlocks() {
+              pings=$(($(grep -c member=Ping "$XDG_RUNTIME_DIR/unlocks") + 1))
+              dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \\
+                org.freedesktop.DBus.Peer.Ping >/dev/null
+              until [ "$(grep -c member=Ping "$XDG_RUNTIME_DIR/unlocks")" -ge $pings ]; do sleep 0.01; done
+              grep -c 'member=Unlock' "$XDG_RUNTIME_DIR/unlocks"
+            }
             $KEYID get --no-prompt --service "$1"; echo "get=$?"
             $KEYID get --service "$1"; echo "prompting=$?"
             $KEYID get --create --service "$1" >/dev/null; echo "create=$?"

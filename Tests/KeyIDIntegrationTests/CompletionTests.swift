@@ -6,7 +6,7 @@ import Testing
 
 /// What bash, zsh and fish offer once the checked-in completion scripts are loaded, each
 /// shell run non-interactively.
-@Suite("Completion")
+@Suite("Completion", .tags(.tools))
 struct CompletionTests {
     @Test("keyid <TAB> offers the subcommands and help", arguments: CompletingShell.allCases)
     func offersSubcommands(shell: CompletingShell) throws {

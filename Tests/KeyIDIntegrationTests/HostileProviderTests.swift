@@ -78,7 +78,7 @@ struct HostileProviderTests {
 
     @Test(
         "the bus goes away under a library instance: the next call is an error value, and GLib's exit-on-close ends nothing",
-        .enabled(if: LibraryTests.probe.map { FileManager.default.isExecutableFile(atPath: $0) } == true))
+        .enabled(if: LibraryKeyringTests.probe.map { FileManager.default.isExecutableFile(atPath: $0) } == true))
     func busGoneUnderTheLibrary() throws {
         let session = try HostileSession.start(.good)
         defer { session.stop() }
@@ -94,7 +94,7 @@ struct HostileProviderTests {
             echo >&3; exec 3>&-
             wait $probe; echo "status=$?"
             cat out; cat err >&2
-            """, ["PROBE": LibraryTests.probe!, "BUS": "\(session.busProcessID)"])
+            """, ["PROBE": LibraryKeyringTests.probe!, "BUS": "\(session.busProcessID)"])
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         // With exit-on-close left on, GLib raises SIGTERM in the probe (status 143).
         #expect(lines.first == "status=0", "\(outcome.stdout)\(outcome.stderr)")

@@ -4,7 +4,7 @@ import Testing
 @testable import KeyIDTestSupport
 
 /// The manual page as `man` formats it.
-@Suite("Manual page", .tags(.endToEnd))
+@Suite("Manual page", .tags(.tools))
 struct ManualPageTests {
     @Test("groff formats the manual page without a warning")
     func groffIsQuiet() throws {

@@ -111,23 +111,6 @@ struct SecretServiceStoreTests {
         #expect(try ids.get(key, metadata: false).id == rotated.id)
     }
 
-    @Test("the use cases over the real store")
-    func useCases() throws {
-        let key = try key()
-        #expect(throws: KeyIDError.notFound(key)) { try ids.get(key, metadata: false) }
-        let created = try ids.create(key, metadata: true)
-        #expect(created.item.label == key.label)
-        #expect(throws: KeyIDError.alreadyExists(key)) { try ids.create(key, metadata: false) }
-        #expect(try ids.getOrCreate(key, metadata: false).0.id == created.id)
-        let (rotated, previous) = try ids.rotate(key, metadata: true)
-        #expect(previous == created.id)
-        #expect(rotated.id != created.id)
-        #expect(rotated.item.created == created.item.created)
-        #expect(try ids.delete(key, force: false) == 1)
-        #expect(throws: KeyIDError.notFound(key)) { try ids.delete(key, force: false) }
-        #expect(try ids.delete(key, force: true) == 0)
-    }
-
     @Test("what keyid stores, secret-tool reads")
     func secretToolReadsKeyID() throws {
         let key = try key()

@@ -133,12 +133,6 @@ struct DocsConsistencyTests {
             #expect(DocsFiles.parserAccepts(option), "\(file.path) mentions \(option), which keyid does not accept")
         }
     }
-
-    @Test("the unknown option is caught by the same check")
-    func unknownOptionIsRejected() {
-        #expect(!DocsFiles.parserAccepts("--colour"))
-        #expect(!DocsFiles.parserAccepts("--option"))
-    }
 }
 
 /// The generated files, and what the consistency checks need to read them.

@@ -77,7 +77,7 @@ func isFileStoreFailure(_ error: any Error, _ systemCall: SystemCallError) -> Bo
     return failure.systemCall == systemCall
 }
 
-@Suite("File store", .tags(.integration))
+@Suite("File store", .tags(.files))
 struct FileStoreTests {
     /// How many times larger than in CI the counts are (`make stress` sets it).
     static let scale = Int(ProcessInfo.processInfo.environment["KEYID_STRESS"] ?? "") ?? 1

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import KeyIDDocs
@@ -11,32 +12,16 @@ struct SingleSourceTests {
     @Test("the default timeout is the library's, in the command, its help and the manual page")
     func defaultTimeout() throws {
         #expect(DeviceIDs.defaultTimeout == .seconds(30))
-        #expect(DeviceIDs.Options().timeout == DeviceIDs.defaultTimeout)
-        #expect(Duration.seconds(CommandTable.defaultTimeout) == DeviceIDs.defaultTimeout)
+        #expect(DeviceIDs.Options().timeout == .seconds(30))
+        let opened = Mutex<[Duration]>([])
+        var keyid = InProcess()
+        keyid.opened = { _, options in opened.withLock { $0.append(options.timeout) } }
+        #expect(keyid.run("get", "--create").status == 0)
+        #expect(opened.withLock { $0 } == [.seconds(30)], "the command hands the library its default")
         #expect(try Settings(.get, options: ParsedOptions(), environment: ProcessEnvironment()).timeout == 30)
         let summary = try #require(CommandTable.allOptions.first { $0.option == .timeout }).summary
-        #expect(summary.hasSuffix("(default: \(Int(CommandTable.defaultTimeout)))"))
-    }
-
-    @Test("one get goes straight: the command builds the library's options once, in one place")
-    func straightGet() throws {
-        let cli = try Self.sources(under: "Sources/KeyIDKit/CLI")
-        func count(_ text: String) -> Int { cli.values.map { $0.components(separatedBy: text).count - 1 }.reduce(0, +) }
-        #expect(count("DeviceIDs.Options(") == 1, "the options are made by Settings.libraryOptions alone")
-        #expect(count("libraryOptions") == 2, "defined once, read once (Context.deviceIDs)")
-        #expect(count("deviceIDs(") == 2, "defined once, called once (KeyID.perform)")
-        #expect(count("promptObserver") == 1, "the one hook is handed over in Context.deviceIDs")
-        let context = try #require(cli["Context.swift"])
-        for name in ["Watchdog.", "KeyID.", "secretServiceStore", "FileStore("] {
-            #expect(!context.contains(name), "the store is opened by the library, with no message of the command's")
-        }
-    }
-
-    /// The code (comment lines left out) of every Swift file under `folder`, by file name.
-    static func sources(under folder: String) throws -> [String: String] {
-        Dictionary(grouping: try RepositoryLayoutTests.codeLines(under: folder + "/")) {
-            String($0.path.split(separator: "/").last!)
-        }.mapValues { $0.map(\.line).joined(separator: "\n") }
+        #expect(summary.hasSuffix("(default: 30)"))
+        #expect(ManPage.render().contains("exit status 6 (default: 30)"))
     }
 
     @Test("names refuse exactly the control characters the display rule escapes as such")
@@ -52,14 +37,15 @@ struct SingleSourceTests {
 
     @Test("-h is spelled once: the parser, the help, the manual page and the completions take it from the table")
     func shortHelp() throws {
-        let short = try #require(Option.help.shortFlag)
+        let short = "-h"
+        #expect(Option.help.shortFlag == short)
         #expect(try Parser.parse([short]) == .help(nil))
         #expect(HelpText.render(.get).contains("  \(short), --help "))
         #expect(ManPage.render().contains("\\fB\\-h\\fR, \\fB\\-\\-help\\fR"))
         #expect(Completions.bash().contains(" \(short) --help"))
         #expect(Completions.zsh().contains("{\(short),--help}"))
         #expect(Completions.fish().contains(" -s \(short.dropFirst()) -l help "))
-        #expect(Option.allCases.compactMap(\.shortFlag) == [short])
+        #expect(Option.allCases.compactMap(\.shortFlag) == ["-h"], "no other option has a one-letter spelling")
     }
 
     @Test("the JSON keys are written, listed in the manual page and shown in the guide in one order")

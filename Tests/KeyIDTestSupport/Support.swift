@@ -8,11 +8,15 @@ extension Tag {
     /// Reads or writes files, the repository's or a temporary directory's, but needs no
     /// keyring and no built binary.
     @Tag static var files: Self
-    /// Commands run in process against the in-memory store.
+    /// Commands run in process against the in-memory store (or the file backend).
     @Tag static var command: Self
-    /// The Secret Service store against a real provider.
+    /// Tools `make test` installs (the shells, groff, the DocC renderer and a browser) run
+    /// over the repository's files; no keyring and no built keyid.
+    @Tag static var tools: Self
+    /// The library and its Secret Service store, in the test process or a probe program,
+    /// against a real provider.
     @Tag static var integration: Self
-    /// The built binary against a real Secret Service provider.
+    /// The built keyid run as a process, against a real provider or the file backend.
     @Tag static var endToEnd: Self
 }
 
@@ -274,6 +278,12 @@ struct ProviderItem: Decodable {
     var label: String
     var created: UInt64
     var modified: UInt64
+}
+
+/// Returns once the wall clock's whole second is later than `time` (seconds since 1970, as
+/// providers stamp items): the next item stamped is then newer.
+func waitForSecond(after time: UInt64) {
+    while UInt64(Date().timeIntervalSince1970) <= time { Thread.sleep(forTimeInterval: 0.01) }
 }
 
 /// Every item matching a service and account, with its own label and times, in the

@@ -4,37 +4,27 @@ import Testing
 @testable import KeyIDKit
 @testable import KeyIDTestSupport
 
-/// The commands in process against each backend that needs no daemon: the in-memory store
-/// and the file backend in a temporary directory. (The Secret Service backend gets the
-/// same scenarios end to end.)
-@Suite("Commands on every backend", .tags(.command))
-struct BackendParityTests {
-    enum Kind: String, CaseIterable, CustomTestStringConvertible {
-        case memory, file
-        var testDescription: String { rawValue }
-    }
-
-    /// A harness on the backend, and the store to inspect.
-    static func harness(_ kind: Kind) throws -> (InProcess, any SecretStore) {
+/// The commands in process against the file backend in a temporary directory: the scenarios
+/// the per-subcommand suites (`GetCommandTests` and the rest) run over the in-memory store.
+/// (The Secret Service backend gets them end to end.)
+@Suite("Commands on the file backend", .tags(.command))
+struct FileBackendCommandTests {
+    /// A harness on a file backend of its own, and the store to inspect.
+    static func harness() -> (InProcess, FileStore) {
         var keyid = InProcess()
-        switch kind {
-        case .memory:
-            return (keyid, keyid.store)
-        case .file:
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "keyid-parity-\(UUID().uuidString)"
-            ).path
-            let store = FileStore(directory: directory + "/keyid")
-            keyid.otherStore = store
-            return (keyid, store)
-        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "keyid-parity-\(UUID().uuidString)"
+        ).path
+        let store = FileStore(directory: directory + "/keyid")
+        keyid.otherStore = store
+        return (keyid, store)
     }
 
     static let key = try! ItemKey(service: "keyid", account: "device-id")
 
-    @Test("create, get, rotate and delete with their exit codes", arguments: Kind.allCases)
-    func lifecycle(kind: Kind) throws {
-        let (keyid, store) = try Self.harness(kind)
+    @Test("create, get, rotate and delete with their exit codes")
+    func lifecycle() throws {
+        let (keyid, store) = Self.harness()
         #expect(keyid.run("get").status == 1)
         let created = keyid.run("create")
         #expect(created.status == 0)
@@ -51,9 +41,9 @@ struct BackendParityTests {
         #expect(try store.items(matching: Self.key, details: []).isEmpty)
     }
 
-    @Test("get --create creates once; rotate keeps the created time", arguments: Kind.allCases)
-    func getOrCreate(kind: Kind) throws {
-        let (keyid, store) = try Self.harness(kind)
+    @Test("get --create creates once; rotate keeps the created time")
+    func getOrCreate() throws {
+        let (keyid, store) = Self.harness()
         let outputs = (0..<5).map { _ in keyid.run("get", "--create").stdout }
         #expect(Set(outputs).count == 1)
         let before = try #require(try store.items(matching: Self.key, details: [.metadata]).first)
@@ -63,9 +53,9 @@ struct BackendParityTests {
         #expect(after.attributes?["keyid"] == "1")
     }
 
-    @Test("--json and rotate --value -", arguments: Kind.allCases)
-    func jsonAndInput(kind: Kind) throws {
-        var (keyid, _) = try Self.harness(kind)
+    @Test("--json and rotate --value -")
+    func jsonAndInput() throws {
+        var (keyid, _) = Self.harness()
         _ = keyid.run("create")
         keyid.input = Array("0F8FAD5BD9CB469FA16570867728950E\n".utf8)
         #expect(keyid.run("rotate", "--value", "-").stdout == "0f8fad5b-d9cb-469f-a165-70867728950e\n")
@@ -76,37 +66,33 @@ struct BackendParityTests {
         #expect(object["modified"] is String)
     }
 
-    @Test("a stored value that is not an ID is exit 7, and rotate repairs it", arguments: Kind.allCases)
-    func garbage(kind: Kind) throws {
-        let (keyid, store) = try Self.harness(kind)
+    @Test("a stored value that is not an ID is exit 7, and rotate repairs it")
+    func garbage() throws {
+        let (keyid, store) = Self.harness()
         // What another tool might have stored under the same service and account.
         let garbage: [UInt8] = [0xFF, 0x00, 0x41]
-        if let memory = store as? MemoryStore {
-            memory.insert(attributes: Dictionary(uniqueKeysWithValues: Self.key.attributes), secret: garbage)
-        } else if let files = store as? FileStore {
-            try FileManager.default.createDirectory(
-                atPath: files.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let path = files.directory + "/" + FileNames.fileName(for: Self.key)
-            #expect(FileManager.default.createFile(atPath: path, contents: Data(garbage)))
-        }
+        try FileManager.default.createDirectory(
+            atPath: store.directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let path = store.directory + "/" + FileNames.fileName(for: Self.key)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(garbage)))
         #expect(keyid.run("get").status == 7)
         #expect(keyid.run("get", "--create").status == 7)
         #expect(keyid.run("rotate").status == 0)
         #expect(keyid.run("get").status == 0)
     }
 
-    @Test("bad input changes nothing", arguments: Kind.allCases)
-    func badInput(kind: Kind) throws {
-        let (keyid, store) = try Self.harness(kind)
+    @Test("bad input changes nothing")
+    func badInput() throws {
+        let (keyid, store) = Self.harness()
         for arguments in [["create", "--service", ""], ["get", "--create", "--bogus"], ["rotate", "--value", "x"]] {
             #expect(keyid.run(arguments).status == 2)
         }
         #expect(try store.managedItems(service: nil, details: []).isEmpty)
     }
 
-    @Test("clone detection and list", arguments: Kind.allCases)
-    func cloneAndList(kind: Kind) throws {
-        var (keyid, _) = try Self.harness(kind)
+    @Test("clone detection and list")
+    func cloneAndList() throws {
+        var (keyid, _) = Self.harness()
         let original = keyid.run("get", "--create").stdout
         keyid.machine = "fedcba9876543210fedcba9876543210"
         #expect(keyid.run("get").stderr.contains("another machine"))

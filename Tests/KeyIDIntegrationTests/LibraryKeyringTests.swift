@@ -11,7 +11,7 @@ import Testing
 @Suite(
     "DeviceIDs (the library) against a real Secret Service", .tags(.integration),
     .enabled(if: TestEnvironment.hasKeyring))
-struct LibraryTests {
+struct LibraryKeyringTests {
     /// The probe program, built beside keyid.
     static var probe: String? {
         TestEnvironment.binary.map {
@@ -132,9 +132,10 @@ struct LibraryTests {
         let outcome = try inSession(
             "unlocked",
             """
-            dbus-monitor --session "type='method_call',interface='org.freedesktop.Secret.Service',member='OpenSession'" >monitor 2>&1 &
+            dbus-monitor --session "type='method_call',interface='org.freedesktop.Secret.Service',member='OpenSession'" \\
+              "type='method_call',interface='org.freedesktop.DBus.Peer',member='Ping'" >monitor 2>&1 &
             monitor=$!
-            sleep 0.5
+            tries=0; until grep -qs NameLost monitor || [ $tries -gt 1000 ]; do sleep 0.01; tries=$((tries + 1)); done
             mkfifo go
             "$PROBE" repeat 50 repeated device-id <go >out &
             probe=$!
@@ -148,7 +149,10 @@ struct LibraryTests {
             done
             echo >&3; exec 3>&-
             wait $probe
-            sleep 0.2; kill $monitor
+            # The bus hands the monitor messages in order: once it shows this Ping, it has shown the probe's calls.
+            dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.Peer.Ping >/dev/null
+            tries=0; until grep -q member=Ping monitor || [ $tries -gt 1000 ]; do sleep 0.01; tries=$((tries + 1)); done
+            kill $monitor
             cat out
             echo "connections=$connections"
             echo "sessions=$(grep -c 'member=OpenSession' monitor)"

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import KeyIDKit
@@ -7,9 +6,9 @@ import Testing
 
 /// The library's own behaviour over the in-memory store: threads, the clone policy,
 /// warnings as values, reconnection and option checks. Against real keyrings:
-/// `LibraryTests` in the integration tier.
+/// `LibraryKeyringTests` in the integration tier.
 @Suite("DeviceIDs (the library) in process", .tags(.files))
-struct LibraryUnitTests {
+struct LibraryInProcessTests {
     static let here = MachineID(text: Array("0123456789abcdef0123456789abcdef".utf8))!
     static let there = MachineID(text: Array("fedcba9876543210fedcba9876543210".utf8))!
     let key = try! ItemKey(service: "com.example.app", account: "device-id")
@@ -24,26 +23,6 @@ struct LibraryUnitTests {
             options: options, store: { store },
             serializer: LockFileSerializer(waitingAtMost: .seconds(5)) { lockDirectory },
             generate: DeviceID.random, machineID: { machine }, signal: { _ in nil })
-    }
-
-    @Test("get, getOrCreate, create, rotate and delete, with their errors")
-    func operations() throws {
-        let store = MemoryStore()
-        let ids = ids(store)
-        #expect(throws: KeyIDError.notFound(key)) { try ids.get(service: key.service, account: key.account) }
-        let id = try ids.getOrCreate(service: key.service, account: key.account)
-        #expect(try ids.get(service: key.service, account: key.account) == id)
-        #expect(try ids.getOrCreate(service: key.service, account: key.account) == id)
-        #expect(throws: KeyIDError.alreadyExists(key)) { try ids.create(service: key.service, account: key.account) }
-        let next = try ids.rotate(service: key.service, account: key.account)
-        #expect(next != id)
-        #expect(try ids.get(service: key.service, account: key.account) == next)
-        try ids.delete(service: key.service, account: key.account)
-        #expect(store.entries.isEmpty)
-        #expect(throws: KeyIDError.notFound(key)) { try ids.delete(service: key.service, account: key.account) }
-        #expect(throws: KeyIDError.notFound(key)) { try ids.rotate(service: key.service, account: key.account) }
-        let made = try ids.create(service: key.service, account: key.account)
-        #expect(try ids.get(service: key.service, account: key.account) == made)
     }
 
     @Test("a service or account keyid would refuse is a usage error, and nothing is stored")
@@ -63,22 +42,6 @@ struct LibraryUnitTests {
             #expect(error.exitCode == 2)
         }
         #expect(store.entries.isEmpty)
-    }
-
-    @Test("eight threads racing getOrCreate on one instance get one ID and leave one item")
-    func threadsOnOneInstance() throws {
-        let store = MemoryStore()
-        let ids = ids(store)
-        let seen = Mutex<[DeviceID]>([])
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            if let id = try? ids.getOrCreate(service: key.service, account: key.account) {
-                seen.withLock { $0.append(id) }
-            }
-        }
-        let all = seen.withLock { $0 }
-        #expect(all.count == 8)
-        #expect(Set(all).count == 1)
-        #expect(store.entries.count == 1)
     }
 
     @Test("an ID stored on another machine: warned about, refused, or replaced, as the policy says")
