@@ -110,19 +110,15 @@ public final class DeviceIDs: Sendable {
         }
     }
 
-    /// The Secret Service store `options` describe, on the bus `environment` leads to. The command hands GLib the address
-    /// it found (`handover` `.export`); a library uses the session bus as GLib finds it.
+    /// The Secret Service store `options` describe, on the bus `environment` leads to, in the
+    /// command's own process (`handover` `.export`) or a host's.
     private static func secretServiceStore(
         _ options: Options, _ environment: ProcessEnvironment, handover: SessionBus.Handover
     ) -> SecretServiceStore {
         let store = SecretServiceStore(
             allowPrompt: options.allowsPrompt, collection: options.collection, timeout: options.timeout,
             ownsProcess: handover == .export
-        ) { () throws(KeyIDError) in
-            let bus = try Locations.sessionBus(environment)
-            try bus.handOver(handover)
-            return bus
-        }
+        ) { () throws(KeyIDError) in try Locations.sessionBus(environment) }
         store.prompting = options.promptObserver
         return store
     }

@@ -43,7 +43,7 @@ package final class SecretServiceStore: SecretStore {
 
     /// Connects lazily, on the first call that needs the service, to the bus `bus` finds.
     /// `ownsProcess`: the process is keyid's own (the command), whose GLib messages may be
-    /// dropped (``LibSecretConnection/open(timeout:ownsProcess:)``).
+    /// dropped (``LibSecretConnection/open(address:timeout:ownsProcess:)``).
     package init(
         allowPrompt: Bool, collection: String? = nil, timeout: Duration, ownsProcess: Bool = false,
         bus: @escaping () throws(KeyIDError) -> SessionBus
@@ -266,7 +266,8 @@ package final class SecretServiceStore: SecretStore {
         let bus = try locateBus()
         self.bus = bus
         do {
-            let connection = try LibSecretConnection.open(timeout: timeout, ownsProcess: ownsProcess)
+            let connection = try LibSecretConnection.open(
+                address: bus.address, timeout: timeout, ownsProcess: ownsProcess)
             opened = connection
             return connection
         } catch {
