@@ -135,6 +135,8 @@ enum HostileMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case errorText = "error-text"
     case vanishInPrompt = "vanish-in-prompt"
     case badCompleted = "bad-completed"
+    case collectionSignals = "collection-signals"
+    case signalFlood = "signal-flood"
 
     var testDescription: String { rawValue }
 }
@@ -152,9 +154,10 @@ enum HostileCommand: String, CaseIterable, Sendable, CustomTestStringConvertible
     /// always holds an item for the key, so no run may create one.
     func expectation(in mode: HostileMode) -> HostileExpectation {
         switch (mode, self) {
-        case (.good, .rotate):
+        // Signals keyid never subscribes to change nothing: it behaves as with a good provider.
+        case (.good, .rotate), (.collectionSignals, .rotate), (.signalFlood, .rotate):
             return HostileExpectation(statuses: [0], stores: true)
-        case (.good, _):
+        case (.good, _), (.collectionSignals, _), (.signalFlood, _):
             return HostileExpectation(statuses: [0])
         // rotate replaces the value without reading it, and repairs one that is not an ID.
         case (.notAnID, .rotate), (.huge, .rotate), (.noSecret, .rotate), (.otherItem, .rotate),
