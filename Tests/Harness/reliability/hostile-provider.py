@@ -24,6 +24,8 @@ service=keyid account=device-id. MODE says how it answers:
   collection-signals   the service lists no Collections, and before it answers any call it
                        signals CollectionCreated and CollectionDeleted, to everyone and to
                        the caller (libsecret 0.20.5's own signal handler crashes on them)
+  vanished-item        SearchItems also finds an item that is gone: every call on it fails with
+                       the Secret Service's NoSuchObject (as an item deleted since the search)
   signal-flood         from the start, and to every caller once it has called, a stream of
                        Service, Collection, Properties and Prompt signals (2,000 a batch,
                        a batch every 10 ms); otherwise as good
@@ -44,7 +46,7 @@ from gi.repository import GLib
 MODES = {
     "good", "stall", "wrong-types", "wrong-types-paths", "wrong-types-secrets", "not-an-id", "huge",
     "no-secret", "other-item", "refuse-session", "exit-mid-call", "error-text", "vanish-in-prompt",
-    "bad-completed", "collection-signals", "signal-flood",
+    "bad-completed", "collection-signals", "signal-flood", "vanished-item",
 }
 # The item is locked, and its unlock prompt ends without a result: the provider leaves the bus
 # once the prompt is shown, or completes it with a signal of the wrong type.
@@ -54,6 +56,7 @@ SERVICE_PATH = "/org/freedesktop/secrets"
 COLLECTION_PATH = SERVICE_PATH + "/collection/login"
 ITEM_PATH = COLLECTION_PATH + "/1"
 OTHER_PATH = COLLECTION_PATH + "/2"
+GHOST_PATH = COLLECTION_PATH + "/9"
 SESSION_PATH = SERVICE_PATH + "/session/1"
 PROMPT_PATH = SERVICE_PATH + "/prompt/1"
 PROMPT = "org.freedesktop.Secret.Prompt"
@@ -284,7 +287,8 @@ class Service(Exported):
         elif mode == "wrong-types-paths":
             reply(dbus.Array(found, signature="s"), dbus.Array([], signature="s"))
         else:
-            reply(dbus.Array(found, signature="o"), dbus.Array([], signature="o"))
+            ghost = [GHOST_PATH] if mode == "vanished-item" and found else []
+            reply(dbus.Array(found + ghost, signature="o"), dbus.Array([], signature="o"))
 
     @dbus.service.method(SERVICE, in_signature="aoo", out_signature=None, async_callbacks=("reply", "error"))
     def GetSecrets(self, paths, session, reply, error):
@@ -324,6 +328,18 @@ class Service(Exported):
     def Lock(self, objects):
         hostile()
         return (dbus.Array([], signature="o"), dbus.ObjectPath("/"))
+
+
+class Ghost(dbus.service.Object):
+    """An item deleted since the search: every call on it fails with NoSuchObject."""
+
+    @dbus.service.method(PROPERTIES, in_signature="ss", out_signature="v")
+    def Get(self, interface, name):
+        fail("no such item", name="org.freedesktop.Secret.Error.NoSuchObject")
+
+    @dbus.service.method(PROPERTIES, in_signature="s", out_signature="a{sv}")
+    def GetAll(self, interface):
+        fail("no such item", name="org.freedesktop.Secret.Error.NoSuchObject")
 
 
 class Prompt(dbus.service.Object):
@@ -406,6 +422,7 @@ items = {}
 service = Service(bus, SERVICE_PATH)
 collection = Collection(bus, COLLECTION_PATH)
 prompt = Prompt(bus, PROMPT_PATH)
+ghost = Ghost(bus, GHOST_PATH)
 items[ITEM_PATH] = Item(bus, ITEM_PATH, "keyid device ID", {"service": "keyid", "account": "device-id"},
                         stored_value())
 bus.add_message_filter(on_message)
