@@ -146,4 +146,26 @@ struct SecretServiceStoreTests {
         #expect(try ids.get(key, metadata: true).id.uuidString == "0f8fad5b-d9cb-469f-a165-70867728950e")
         #expect(try ids.get(key, metadata: true).item.label == "by secret-tool")
     }
+
+    @Test(
+        "a store let go closes the session it opened",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-monitor")))
+    func sessionClosed() throws {
+        let monitor = try RunningProgram(
+            "/usr/bin/dbus-monitor", ["--session", "type='method_call',interface='org.freedesktop.Secret.Session'"])
+        defer { _ = try? monitor.wait(timeout: 0) }
+        Thread.sleep(forTimeInterval: 0.5)
+        var session = ""
+        do {
+            let own = SecretServiceStore(allowPrompt: false, timeout: DeviceIDs.defaultTimeout) {
+                () throws(KeyIDError) in try Locations.sessionBus(.current())
+            }
+            session = try own.openSession()
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        kill(monitor.process.processIdentifier, SIGKILL)  // dbus-monitor writes each message as it comes
+        let seen = try monitor.wait().stdout
+        #expect(session.hasPrefix("/org/freedesktop/secrets/session/"), "\(session)")
+        #expect(seen.contains("path=\(session); interface=org.freedesktop.Secret.Session; member=Close"), "\(seen)")
+    }
 }

@@ -236,6 +236,8 @@ package final class SecretServiceStore: SecretStore {
             replyType: "()")
     }
 
+    deinit { closeSession() }
+
     package func beginOperation() { changed = false }
 
     package func reconnect(after error: KeyIDError) -> Bool {
@@ -311,6 +313,15 @@ package final class SecretServiceStore: SecretStore {
             replyType: replyType)
         let reply = try requests([.method(call)])[0]
         return try mapped { () throws(SecretServiceFailure) in try reply.get() }
+    }
+
+    /// Closes the session (`Session.Close`) on a connection that is still open, without
+    /// waiting for the answer: the provider keeps a session until its client closes it or
+    /// leaves the bus, and a library instance may live as long as its host.
+    private func closeSession() {
+        guard let session, session != "/", let opened, opened.isOpen, opened.isOwnedByThisProcess else { return }
+        let close = DBusCall(path: session, interface: "org.freedesktop.Secret.Session", member: "Close")
+        opened.withContext { _ = opened.start(.method(close), LibSecretConnection.Slot(), timeout: 1000) }
     }
 
     /// Opens (once a connection) a `plain` session for moving values; returns its object path.
