@@ -154,7 +154,17 @@ struct SecretServiceStoreTests {
         let monitor = try RunningProgram(
             "/usr/bin/dbus-monitor", ["--session", "type='method_call',interface='org.freedesktop.Secret.Session'"])
         defer { _ = try? monitor.wait(timeout: 0) }
-        Thread.sleep(forTimeInterval: 0.5)
+        // What dbus-monitor has written; it writes each message as it comes.
+        func seen() -> String {
+            String(
+                decoding: (try? Data(contentsOf: monitor.directory.appendingPathComponent("out"))) ?? Data(),
+                as: UTF8.self)
+        }
+        func waitFor(_ text: String) {
+            let deadline = Date().addingTimeInterval(10)
+            while !seen().contains(text), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        waitFor("member=NameAcquired")  // it is watching
         var session = ""
         do {
             let own = SecretServiceStore(allowPrompt: false, timeout: DeviceIDs.defaultTimeout) {
@@ -162,10 +172,11 @@ struct SecretServiceStoreTests {
             }
             session = try own.openSession()
         }
-        Thread.sleep(forTimeInterval: 0.3)
-        kill(monitor.process.processIdentifier, SIGKILL)  // dbus-monitor writes each message as it comes
-        let seen = try monitor.wait().stdout
+        waitFor("member=Close")
+        let watched = seen()
+        kill(monitor.process.processIdentifier, SIGKILL)
         #expect(session.hasPrefix("/org/freedesktop/secrets/session/"), "\(session)")
-        #expect(seen.contains("path=\(session); interface=org.freedesktop.Secret.Session; member=Close"), "\(seen)")
+        #expect(
+            watched.contains("path=\(session); interface=org.freedesktop.Secret.Session; member=Close"), "\(watched)")
     }
 }
