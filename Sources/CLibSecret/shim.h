@@ -134,6 +134,34 @@ static inline void keyid_context_iterate_until(GMainContext *context, guint mill
     g_source_unref(timer);
 }
 
+/* Whether a flush completed, and whether its waiter gave up (then the callback frees it). */
+typedef struct {
+    gboolean done, abandoned;
+} KeyidFlush;
+
+static void keyid_flushed(GObject *source, GAsyncResult *result, gpointer data) {
+    KeyidFlush *flush = data;
+    g_dbus_connection_flush_finish(G_DBUS_CONNECTION(source), result, NULL);
+    if (flush->abandoned)
+        g_free(flush);
+    else
+        flush->done = TRUE;
+}
+
+/* Writes what is queued on `connection` (closing a connection drops what is still queued),
+ * iterating `context`, the thread's default, for at most `milliseconds`. */
+static inline void keyid_connection_flush(GDBusConnection *connection, GMainContext *context, guint milliseconds) {
+    KeyidFlush *flush = g_new0(KeyidFlush, 1);
+    gint64 deadline = g_get_monotonic_time() + (gint64)milliseconds * 1000;
+    g_dbus_connection_flush(connection, NULL, keyid_flushed, flush);
+    while (!flush->done && g_get_monotonic_time() < deadline)
+        keyid_context_iterate_until(context, (guint)((deadline - g_get_monotonic_time()) / 1000 + 1));
+    if (flush->done)
+        g_free(flush);
+    else
+        flush->abandoned = TRUE;
+}
+
 /* Dispatches what is ready in `context`, at most `budget` sources, without waiting. */
 static inline void keyid_context_dispatch(GMainContext *context, int budget) {
     while (budget-- > 0 && g_main_context_iteration(context, FALSE)) {

@@ -153,7 +153,10 @@ struct SecretServiceStoreTests {
     func sessionClosed() throws {
         let monitor = try RunningProgram(
             "/usr/bin/dbus-monitor", ["--session", "type='method_call',interface='org.freedesktop.Secret.Session'"])
-        defer { _ = try? monitor.wait(timeout: 0) }
+        defer {
+            kill(monitor.process.processIdentifier, SIGKILL)
+            _ = try? monitor.wait()
+        }
         // What dbus-monitor has written; it writes each message as it comes.
         func seen() -> String {
             String(
@@ -174,7 +177,6 @@ struct SecretServiceStoreTests {
         }
         waitFor("member=Close")
         let watched = seen()
-        kill(monitor.process.processIdentifier, SIGKILL)
         #expect(session.hasPrefix("/org/freedesktop/secrets/session/"), "\(session)")
         #expect(
             watched.contains("path=\(session); interface=org.freedesktop.Secret.Session; member=Close"), "\(watched)")

@@ -40,6 +40,7 @@ final class LibSecretConnection {
         guard isOwnedByThisProcess else { return }
         withContext {
             g_object_unref(service)
+            keyid_connection_flush(connection, context, 250)  // what was posted (a session's Close)
             keyid_connection_close(connection)
             keyid_context_dispatch(context, 1000)
         }
