@@ -28,9 +28,10 @@ public final class DeviceIDs: Sendable {
     /// Where IDs are kept.
     public enum Backend: Sendable, Equatable {
         /// The freedesktop Secret Service on the session bus: gnome-keyring, KWallet or
-        /// KeePassXC. The bus is the session bus as GLib finds it (`DBUS_SESSION_BUS_ADDRESS`,
-        /// else `$XDG_RUNTIME_DIR/bus`); where GLib would autolaunch one instead, calls throw
-        /// "no session bus", and nothing is started.
+        /// KeePassXC. The bus is the session bus as the `keyid` command finds it
+        /// (`DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`, else `/run/user/UID/bus`),
+        /// on a connection of the instance's own; with none, calls throw "no session bus", and
+        /// nothing is started.
         case secretService
         /// A directory of files, one per ID, for machines without a Secret Service (the
         /// directory is created, mode 0700, when an ID is first stored).
