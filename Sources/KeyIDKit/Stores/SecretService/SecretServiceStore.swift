@@ -4,13 +4,13 @@
 /// Items are looked up with a NULL schema by exactly `service` and `account`, as
 /// `secret-tool` does. Searches never unlock as a side effect: locked matches are unlocked
 /// explicitly (which may prompt) only when prompting is allowed, and are otherwise reported
-/// as locked. libsecret searches, reads aliases, runs prompts and deletes items. Values
-/// travel in a `plain` Secret Service session (see doc/PERFORMANCE.md), opened once a
-/// connection with GDBus on libsecret's connection: libsecret's own session always begins
-/// with a Diffie-Hellman exchange, which costs about half of a `secret-tool lookup`. Requests
-/// that do not depend on each other are sent together, so a read is two round trips after
-/// libsecret has set up its `SecretService`: `OpenSession` with the search, then `GetSecrets`
-/// with the attributes. Items are created with `replace = false` and updated in place with
+/// as locked. Searches and alias reads go through libsecret's `SecretService` proxy, prompts
+/// through libsecret's `SecretPrompt`. Values travel in a `plain` Secret Service session (see
+/// doc/PERFORMANCE.md), opened once a connection with GDBus on the store's connection:
+/// libsecret's own session always begins with a Diffie-Hellman exchange, which costs about
+/// half of a `secret-tool lookup`. Requests that do not depend on each other are sent
+/// together, so a read is two round trips after the connection's one round trip of set-up:
+/// `OpenSession` with the search, then `GetSecrets` with the attributes. Items are created with `replace = false` and updated in place with
 /// `Item.SetSecret`. What differs between providers is handled in
 /// `SecretServiceStore+Providers.swift`.
 package final class SecretServiceStore: SecretStore {
