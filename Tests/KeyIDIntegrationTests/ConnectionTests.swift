@@ -101,6 +101,63 @@ struct ConnectionTests {
         #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
     }
 
+    @Test(
+        "after gnome-keyring restarts under an instance, the new daemon answers a read that needs no caller before it gets anything else"
+    )
+    func introducedToRestartedProvider() throws {
+        let outcome = try inSession(
+            "unlocked",
+            """
+            bus() { dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus "org.freedesktop.DBus.$@"; }
+            dbus-monitor --session >monitor 2>&1 &
+            monitor=$!
+            sleep 0.5
+            mkfifo go; : >out
+            "$PROBE" hold introduced device-id <go >out 2>err &
+            probe=$!
+            exec 3>go
+            tries=0; until [ -s out ] || [ $tries -gt 1000 ]; do sleep 0.01; tries=$((tries + 1)); done
+            kill "$KEYID_TEST_DAEMON_PID"
+            while bus NameHasOwner string:org.freedesktop.secrets | grep -q true; do sleep 0.01; done
+            printf %s keyid-test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
+            until bus NameHasOwner string:org.freedesktop.secrets | grep -q true; do sleep 0.01; done
+            sleep 0.2
+            mark=$(wc -l <monitor)
+            echo >&3; exec 3>&-
+            wait $probe; echo "status=$?"
+            sleep 0.2; kill $monitor
+            cat out; cat err >&2
+            kill "$(bus GetConnectionUnixProcessID string:org.freedesktop.secrets | awk '{print $2}')"
+            echo "--"
+            tail -n +"$((mark + 1))" monitor
+            """, environment: ["PROBE": LibraryTests.probe])
+        let (head, monitor) = Self.split(outcome.stdout)
+        #expect(head.first == "status=0", "\(outcome.stdout)\(outcome.stderr)")
+        #expect(head.count == 3 && head[1] == head[2], "\(head)")
+        let calls = Self.calls(in: monitor)
+        let searcher = calls.first { $0.member == "SearchItems" }?.sender ?? "?"
+        let toProvider = calls.filter { $0.sender == searcher && $0.destination != "org.freedesktop.DBus" }
+        #expect(
+            ["Get", "GetAll"].contains(toProvider.first?.member ?? "") && toProvider.count > 1,
+            "\(toProvider.map(\.member))")
+        // Nothing else goes to the new daemon before it answered that read.
+        let lines = monitor.split(separator: "\n").map(String.init)
+        let first = lines.firstIndex { $0.hasPrefix("method call ") && $0.contains("sender=\(searcher) ") }
+        let answered = first.flatMap { start in
+            lines[(start + 1)...].firstIndex {
+                ($0.hasPrefix("method return ") || $0.hasPrefix("error ")) && $0.contains("-> destination=\(searcher) ")
+                    && !$0.contains("sender=org.freedesktop.DBus ")
+            }
+        }
+        let second = first.flatMap { start in
+            lines[(start + 1)...].firstIndex {
+                $0.hasPrefix("method call ") && $0.contains("sender=\(searcher) ")
+                    && !$0.contains("destination=org.freedesktop.DBus ")
+            }
+        }
+        #expect(answered != nil && second != nil && answered! < second!, "\(monitor)")
+    }
+
     /// One method call dbus-monitor showed: who sent it, to whom, the member, and its first
     /// string argument.
     struct Call {
