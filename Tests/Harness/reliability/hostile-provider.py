@@ -27,8 +27,8 @@ service=keyid account=device-id. MODE says how it answers:
   vanished-item        SearchItems also finds an item that is gone: every call on it fails with
                        the Secret Service's NoSuchObject (as an item deleted since the search)
   signal-flood         from the start, and to every caller once it has called, a stream of
-                       Service, Collection, Properties and Prompt signals (2,000 a batch,
-                       a batch every 10 ms); otherwise as good
+                       Service, Collection, Properties and Prompt signals (100 a batch,
+                       a batch every 20 ms); otherwise as good
 
 Every call that would change something (CreateItem, SetSecret, Delete, Properties.Set) is
 appended to WRITE_LOG, one line each, when it arrives, whether or not it then succeeds.
@@ -396,7 +396,7 @@ def collection_signals(destination):
 
 
 def flood():
-    for index in range(2000):
+    for index in range(100):
         path, interface, member, signature, arguments = FLOOD[index % len(FLOOD)]
         targets = [None] + sorted(callers)
         send_signal(path, interface, member, signature, arguments, targets[index % len(targets)])
@@ -428,6 +428,6 @@ items[ITEM_PATH] = Item(bus, ITEM_PATH, "keyid device ID", {"service": "keyid", 
 bus.add_message_filter(on_message)
 name = dbus.service.BusName("org.freedesktop.secrets", bus, do_not_queue=True)
 if mode == "signal-flood":
-    GLib.timeout_add(10, flood)
+    GLib.timeout_add(20, flood)
 print("ready", flush=True)
 GLib.MainLoop().run()
