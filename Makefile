@@ -101,23 +101,28 @@ check:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --filter 'KeyIDKitTests\.'
 
-## make bench: keyid against secret-tool and C floors on sd-bus and libsecret (and Python keyring,
-## when pip can install it), then KeyIDKit's gets in process against Python SecretStorage's.
+## make bench: keyid against secret-tool and C floors on sd-bus, on libsecret, and on libsecret
+## with a connection of its own (and Python keyring, when pip can install it), then KeyIDKit's
+## gets in process against Python SecretStorage's.
 BENCH_ARGS ?=
 # The loop is built with the release binary's flags, the product aside: with flags of its own,
 # SwiftPM would compile KeyIDKit again for the loop and again for keyid on every run.
 BENCH_LOOP_FLAGS = $(patsubst keyid,keyid-bench-loop,$(RELEASE_FLAGS))
 BENCH_FLOOR = .build/bench-floor
 BENCH_LIBSECRET_FLOOR = .build/bench-libsecret-floor
+BENCH_OWN_FLOOR = .build/bench-own-connection-floor
 bench:
 	@scripts/install-deps.sh bench
 	@$(MAKE) --no-print-directory release >&2
 	$(SWIFT) build $(BENCH_LOOP_FLAGS) >&2
 	cc -O2 -Wall -Werror bench/floor.c $$(pkg-config --cflags --libs libsystemd) -o $(BENCH_FLOOR)
 	cc -O2 -Wall -Werror bench/libsecret-floor.c $$(pkg-config --cflags --libs libsecret-1) -o $(BENCH_LIBSECRET_FLOOR)
+	cc -O2 -Wall -Werror -ISources/CLibSecret bench/own-connection-floor.c $$(pkg-config --cflags --libs libsecret-1) \
+		-o $(BENCH_OWN_FLOOR)
 	@venv=$$(bench/python-keyring.sh $(CURDIR)/.build/bench-venv) || echo "bench: Python keyring not available; its columns are left out" >&2; \
 	Tests/Harness/keyring-session.sh -- /usr/bin/python3 bench/bench.py $(CURDIR)/$(RELEASE_BIN) \
 		--floor $(CURDIR)/$(BENCH_FLOOR) --libsecret-floor $(CURDIR)/$(BENCH_LIBSECRET_FLOOR) \
+		--own-connection-floor $(CURDIR)/$(BENCH_OWN_FLOOR) \
 		--library-loop $(CURDIR)/.build/release/keyid-bench-loop \
 		$${venv:+--python-keyring $$venv} $(BENCH_ARGS)
 

@@ -6,8 +6,11 @@ alternates them run by run, times each with a monotonic clock around posix_spawn
 measures the peak resident set of each command in separate runs under GNU time (wait4's
 rusage after posix_spawn reports the spawning Python process's own peak), and prints one
 Markdown table of medians and ratios. The get/lookup rows also run the floor (bench/floor.c:
-the fewest round trips a process can make to read a secret, on sd-bus) and the libsecret floor
-(bench/libsecret-floor.c: the same read in the fewest round trips through libsecret).
+the fewest round trips a process can make to read a secret, on sd-bus), the libsecret floor
+(bench/libsecret-floor.c: the same read through libsecret's SecretService as libsecret sets it
+up, on GLib's shared connection) and the own-connection floor (bench/own-connection-floor.c:
+the same read through libsecret's SecretService on a GDBus connection of its own, as keyid
+makes it: what keyid get costs above it is keyid's own).
 
 A second table times gets in process: keyid-bench-loop (KeyIDKit, bench/LibraryLoop) and
 bench/secretstorage-loop.py (Python SecretStorage, as it is used and with the two calls a get
@@ -15,7 +18,7 @@ needs) each make GETS gets on one connection; the programs are alternated for RO
 and the figures are over all the gets of each.
 
   bench.py KEYID [--runs N] [--items N] [--floor PROGRAM] [--libsecret-floor PROGRAM]
-           [--library-loop PROGRAM] [--python-keyring DIR] [--rounds ROUNDS] [--gets GETS]
+           [--own-connection-floor PROGRAM] [--library-loop PROGRAM] [--python-keyring DIR] [--rounds ROUNDS] [--gets GETS]
            [--json FILE]
 """
 import argparse
@@ -164,6 +167,7 @@ def main():
     parser.add_argument("--items", type=int, default=10000)
     parser.add_argument("--floor", help="bench/floor.c, built")
     parser.add_argument("--libsecret-floor", help="bench/libsecret-floor.c, built")
+    parser.add_argument("--own-connection-floor", help="bench/own-connection-floor.c, built")
     parser.add_argument("--library-loop", help="keyid-bench-loop, built")
     parser.add_argument("--python-keyring", help="a virtualenv with keyring and secretstorage")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the in-process loops")
@@ -186,8 +190,8 @@ def main():
 
     rows, loop_rows = [], []
 
-    def row(label, mine, theirs, floor=None, third=None, libsecret_floor=None):
-        rows.append((label, mine, theirs, floor, libsecret_floor, third))
+    def row(label, mine, theirs, floor=None, third=None, libsecret_floor=None, own_floor=None):
+        rows.append((label, mine, theirs, floor, libsecret_floor, own_floor, third))
 
     python_keyring = python = None
     if args.python_keyring:
@@ -198,18 +202,21 @@ def main():
     def lookup_row(label):
         cases = [Case("keyid get", [keyid, "get"] + s),
                  Case("secret-tool lookup", ["secret-tool", "lookup"] + attrs)]
-        floor = libsecret_floor = third = None
+        floor = libsecret_floor = own_floor = third = None
         if args.floor:
             floor = Case("bench-floor", [args.floor, SERVICE, ACCOUNT])
             cases.append(floor)
         if args.libsecret_floor:
             libsecret_floor = Case("bench-libsecret-floor", [args.libsecret_floor, SERVICE, ACCOUNT])
             cases.append(libsecret_floor)
+        if args.own_connection_floor:
+            own_floor = Case("bench-own-connection-floor", [args.own_connection_floor, SERVICE, ACCOUNT])
+            cases.append(own_floor)
         if python_keyring:
             third = Case("keyring get", [python_keyring, "get", SERVICE, ACCOUNT])
             cases.append(third)
         compare(cases, runs)
-        row(label, cases[0], cases[1], floor, third, libsecret_floor)
+        row(label, cases[0], cases[1], floor, third, libsecret_floor, own_floor)
 
     def loop_row(label):
         if not args.library_loop:
@@ -240,16 +247,19 @@ def main():
         lookup_row(f"get / lookup ({args.items:,} more items)")
         loop_row(f"{args.items:,} more items")
 
-    floor, libsecret_floor = bool(args.floor), bool(args.libsecret_floor)
+    floor, libsecret_floor, own_floor = bool(args.floor), bool(args.libsecret_floor), bool(args.own_connection_floor)
     lines = ["| operation | keyid median | peer median | ratio | keyid peak RSS | peer peak RSS |"
              + (" floor median | floor ratio | floor peak RSS |" if floor else "")
              + (" libsecret floor median | libsecret floor ratio | libsecret floor peak RSS |"
                 if libsecret_floor else "")
+             + (" own-connection floor median | own-connection floor ratio | own-connection floor peak RSS |"
+                if own_floor else "")
              + (" Python keyring median | Python keyring peak RSS |" if python_keyring else ""),
              "|---|---:|---:|---:|---:|---:|" + ("---:|---:|---:|" if floor else "")
-             + ("---:|---:|---:|" if libsecret_floor else "") + ("---:|---:|" if python_keyring else "")]
+             + ("---:|---:|---:|" if libsecret_floor else "") + ("---:|---:|---:|" if own_floor else "")
+             + ("---:|---:|" if python_keyring else "")]
     figures = []
-    for label, mine, theirs, bottom, libsecret_bottom, third in rows:
+    for label, mine, theirs, bottom, libsecret_bottom, own_bottom, third in rows:
         ratio = mine.median_ms / theirs.median_ms
         line = (f"| {label} | {mine.median_ms:.2f} ms | {theirs.median_ms:.2f} ms | {ratio:.2f} | "
                 f"{mine.rss_mib:.1f} MiB | {theirs.rss_mib:.1f} MiB |")
@@ -270,6 +280,14 @@ def main():
                          f"{libsecret_bottom.rss_mib:.1f} MiB |")
                 entry.update(libsecret_floor_ms=libsecret_bottom.median_ms, libsecret_floor_ratio=libsecret_ratio,
                              libsecret_floor_rss_mib=libsecret_bottom.rss_mib)
+            else:
+                line += " | | |"
+        if own_floor:
+            if own_bottom:
+                own_ratio = own_bottom.median_ms / theirs.median_ms
+                line += f" {own_bottom.median_ms:.2f} ms | {own_ratio:.2f} | {own_bottom.rss_mib:.1f} MiB |"
+                entry.update(own_connection_floor_ms=own_bottom.median_ms, own_connection_floor_ratio=own_ratio,
+                             own_connection_floor_rss_mib=own_bottom.rss_mib)
             else:
                 line += " | | |"
         if python_keyring:

@@ -135,6 +135,9 @@ enum HostileMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case errorText = "error-text"
     case vanishInPrompt = "vanish-in-prompt"
     case badCompleted = "bad-completed"
+    case collectionSignals = "collection-signals"
+    case signalFlood = "signal-flood"
+    case vanishedItem = "vanished-item"
 
     var testDescription: String { rawValue }
 }
@@ -152,9 +155,11 @@ enum HostileCommand: String, CaseIterable, Sendable, CustomTestStringConvertible
     /// always holds an item for the key, so no run may create one.
     func expectation(in mode: HostileMode) -> HostileExpectation {
         switch (mode, self) {
-        case (.good, .rotate):
+        // Signals keyid never subscribes to change nothing, and an item gone since the search
+        // is dropped: it behaves as with a good provider.
+        case (.good, .rotate), (.collectionSignals, .rotate), (.signalFlood, .rotate), (.vanishedItem, .rotate):
             return HostileExpectation(statuses: [0], stores: true)
-        case (.good, _):
+        case (.good, _), (.collectionSignals, _), (.signalFlood, _), (.vanishedItem, _):
             return HostileExpectation(statuses: [0])
         // rotate replaces the value without reading it, and repairs one that is not an ID.
         case (.notAnID, .rotate), (.huge, .rotate), (.noSecret, .rotate), (.otherItem, .rotate),

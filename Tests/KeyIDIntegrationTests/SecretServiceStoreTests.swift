@@ -131,4 +131,39 @@ struct SecretServiceStoreTests {
         #expect(try ids.get(key, metadata: true).id.uuidString == "0f8fad5b-d9cb-469f-a165-70867728950e")
         #expect(try ids.get(key, metadata: true).item.label == "by secret-tool")
     }
+
+    @Test(
+        "a store let go closes the session it opened",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-monitor")))
+    func sessionClosed() throws {
+        let monitor = try RunningProgram(
+            "/usr/bin/dbus-monitor", ["--session", "type='method_call',interface='org.freedesktop.Secret.Session'"])
+        defer {
+            kill(monitor.process.processIdentifier, SIGKILL)
+            _ = try? monitor.wait()
+        }
+        // What dbus-monitor has written; it writes each message as it comes.
+        func seen() -> String {
+            String(
+                decoding: (try? Data(contentsOf: monitor.directory.appendingPathComponent("out"))) ?? Data(),
+                as: UTF8.self)
+        }
+        func waitFor(_ text: String) {
+            let deadline = Date().addingTimeInterval(10)
+            while !seen().contains(text), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        waitFor("member=NameAcquired")  // it is watching
+        var session = ""
+        do {
+            let own = SecretServiceStore(allowPrompt: false, timeout: DeviceIDs.defaultTimeout) {
+                () throws(KeyIDError) in try Locations.sessionBus(.current())
+            }
+            session = try own.openSession()
+        }
+        waitFor("member=Close")
+        let watched = seen()
+        #expect(session.hasPrefix("/org/freedesktop/secrets/session/"), "\(session)")
+        #expect(
+            watched.contains("path=\(session); interface=org.freedesktop.Secret.Session; member=Close"), "\(watched)")
+    }
 }

@@ -70,4 +70,21 @@ struct FormattingTests {
             #expect(call.outcome.message == "secret_op failed: m (\(domain) \(code))")
         }
     }
+
+    @Test("a provider's error keeps its D-Bus name in the message, and NoSuchObject is a vanished object")
+    func providerErrorNames() {
+        let unmapped = SecretServiceFailure(
+            operation: "org.freedesktop.Secret.Service.SearchItems", glibDomain: "g-io-error-quark", code: 36,
+            remoteName: "com.example.Error.Odd", message: "odd")
+        #expect(unmapped.outcome.message.contains("com.example.Error.Odd"))
+        let mapped = SecretServiceFailure(
+            operation: "org.freedesktop.DBus.Properties.Get", glibDomain: "secret-error", code: 3,
+            remoteName: "org.freedesktop.Secret.Error.NoSuchObject", message: "no such item")
+        #expect(mapped.outcome.message.contains("org.freedesktop.Secret.Error.NoSuchObject: no such item"))
+        #expect(mapped.isNoSuchObject)
+        let local = SecretServiceFailure(
+            operation: "secret_service_open", glibDomain: "g-io-error-quark", code: 18, remoteName: nil,
+            message: "closed")
+        #expect(local.message == "closed")
+    }
 }

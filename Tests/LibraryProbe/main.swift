@@ -9,6 +9,9 @@ import KeyIDKit
 //   keyid-library-probe race THREADS SERVICE ACCOUNT       one instance, THREADS threads
 //   keyid-library-probe instances THREADS SERVICE ACCOUNT  one instance per thread
 //   keyid-library-probe hold SERVICE ACCOUNT               getOrCreate, wait for a line, get
+//   keyid-library-probe shared-hold SERVICE ACCOUNT        hold, while holding GLib's shared
+//                                                          session-bus connection (first line:
+//                                                          its unique name), as GTK programs do
 //   keyid-library-probe repeat N SERVICE ACCOUNT           getOrCreate, N gets, wait for a line
 //   keyid-library-probe get SERVICE ACCOUNT MILLISECONDS   one get with that timeout
 //   keyid-library-probe quiet SERVICE ACCOUNT              every operation; prints nothing
@@ -64,10 +67,24 @@ func documentedUsage() throws {
     _ = (files, same, new, next)
 }
 
+/// Takes GLib's shared session-bus connection (`g_bus_get_sync`) and keeps it for the life of
+/// the process, as a GTK or GApplication program does; returns its unique name. GIO is reached
+/// through the dynamic loader: the probe uses nothing of KeyIDKit's but its public API.
+func holdGLibSharedConnection() -> String {
+    typealias BusGet = @convention(c) (Int32, OpaquePointer?, OpaquePointer?) -> OpaquePointer?
+    typealias UniqueName = @convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?
+    guard let gio = dlopen("libgio-2.0.so.0", RTLD_NOW), let get = dlsym(gio, "g_bus_get_sync"),
+        let name = dlsym(gio, "g_dbus_connection_get_unique_name"),
+        let shared = unsafeBitCast(get, to: BusGet.self)(2, nil, nil),  // G_BUS_TYPE_SESSION
+        let unique = unsafeBitCast(name, to: UniqueName.self)(shared)
+    else { return "error: no shared connection" }
+    return String(cString: unique)
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
-let needed = ["race": 4, "instances": 4, "repeat": 4, "get": 4, "hold": 3, "quiet": 3]
+let needed = ["race": 4, "instances": 4, "repeat": 4, "get": 4, "hold": 3, "shared-hold": 3, "quiet": 3]
 guard let command = arguments.first, let count = needed[command], arguments.count >= count else {
-    line("usage: keyid-library-probe race|instances|hold|get|quiet ...")
+    line("usage: keyid-library-probe race|instances|hold|shared-hold|repeat|get|quiet ...")
     exit(2)
 }
 switch arguments[0] {
@@ -86,8 +103,9 @@ case "race", "instances":
     {
         line(result)
     }
-case "hold":
+case "hold", "shared-hold":
     let (service, account) = (arguments[1], arguments[2])
+    if arguments[0] == "shared-hold" { line(holdGLibSharedConnection()) }
     let ids = try DeviceIDs(options: .init(timeout: .seconds(5)))
     line(describe { () throws(KeyIDError) in try ids.getOrCreate(service: service, account: account) })
     _ = readLine()

@@ -29,9 +29,10 @@ public final class DeviceIDs: Sendable {
     /// Where IDs are kept.
     public enum Backend: Sendable, Equatable {
         /// The freedesktop Secret Service on the session bus: gnome-keyring, KWallet or
-        /// KeePassXC. The bus is the session bus as GLib finds it (`DBUS_SESSION_BUS_ADDRESS`,
-        /// else `$XDG_RUNTIME_DIR/bus`); where GLib would autolaunch one instead, calls throw
-        /// "no session bus", and nothing is started.
+        /// KeePassXC. The bus is the session bus as the `keyid` command finds it
+        /// (`DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`, else `/run/user/UID/bus`),
+        /// on a connection of the instance's own; with none, calls throw "no session bus", and
+        /// nothing is started.
         case secretService
         /// A directory of files, one per ID, for machines without a Secret Service (the
         /// directory is created, mode 0700, when an ID is first stored).
@@ -111,19 +112,15 @@ public final class DeviceIDs: Sendable {
         }
     }
 
-    /// The Secret Service store `options` describe, on the bus `environment` leads to. The command hands GLib the address
-    /// it found (`handover` `.export`); a library uses the session bus as GLib finds it.
+    /// The Secret Service store `options` describe, on the bus `environment` leads to, in the
+    /// command's own process (`handover` `.export`) or a host's.
     private static func secretServiceStore(
         _ options: Options, _ environment: ProcessEnvironment, handover: SessionBus.Handover
     ) -> SecretServiceStore {
         let store = SecretServiceStore(
             allowPrompt: options.allowsPrompt, collection: options.collection, timeout: options.timeout,
             ownsProcess: handover == .export
-        ) { () throws(KeyIDError) in
-            let bus = try Locations.sessionBus(environment)
-            try bus.handOver(handover)
-            return bus
-        }
+        ) { () throws(KeyIDError) in try Locations.sessionBus(environment) }
         store.prompting = options.promptObserver
         return store
     }

@@ -33,41 +33,14 @@ package struct SessionBus: Equatable, Sendable {
         return out
     }
 
-    /// How GLib, which libsecret connects through, is led to the bus keyid found.
+    /// Whose process keyid runs in: it connects to the bus it found either way (a connection of
+    /// its own, never GLib's shared one), and changes nothing process-wide for a host.
     package enum Handover: Sendable {
-        /// Set `DBUS_SESSION_BUS_ADDRESS` to the bus's address before GLib's first look (the
-        /// command: one thread, its own environment).
+        /// The `keyid` command's own process, whose GLib messages it may drop.
         case export
-        /// Leave the environment as it is (a library's host owns it), and refuse a bus GLib
-        /// would not find without autolaunching one.
+        /// A host's process (the library): its environment, log handlers and GLib's shared
+        /// connection are left as they are.
         case asGLibFindsIt
-    }
-
-    /// Makes sure GLib connects to this bus, or to none: GLib reads
-    /// `DBUS_SESSION_BUS_ADDRESS`, else looks for `$XDG_RUNTIME_DIR/bus`, else autolaunches
-    /// a bus (with `DISPLAY` set, running `dbus-launch`).
-    package func handOver(_ handover: Handover) throws(KeyIDError) {
-        let variable = SystemVariable.sessionBus.rawValue
-        switch handover {
-        case .export:
-            POSIX.setEnvironment(variable, address)
-        case .asGLibFindsIt:
-            // The environment as it is now, when GLib looks (a value that is not UTF-8 is no value).
-            let environment = ProcessEnvironment.current()
-            if let set = (try? environment.value(.sessionBus)) ?? nil, !set.isEmpty {
-                guard !Self.autolaunches(set) else { throw Self.refusingAutolaunch(set) }
-                return
-            }
-            if let runtime = (try? environment.absolutePath(.runtimeDirectory)) ?? nil,
-                access(runtime + "/bus", F_OK) == 0
-            {
-                return
-            }
-            throw .unavailable(
-                .noBus(
-                    "\(variable) and XDG_RUNTIME_DIR name no bus, so GLib would start one; set \(variable)=\(DisplayText.escaped(address))"
-                ))
-        }
     }
 
     /// The refusal of an address that would start a new bus.

@@ -21,6 +21,14 @@ service=keyid account=device-id. MODE says how it answers:
   error-text           every method fails with an odd error name and a message holding
                        newlines, a carriage return, a tab, ESC [2J, bidi controls
                        (U+202E, U+202C) and U+2028
+  collection-signals   the service lists no Collections, and before it answers any call it
+                       signals CollectionCreated and CollectionDeleted, to everyone and to
+                       the caller (libsecret 0.20.5's own signal handler crashes on them)
+  vanished-item        SearchItems also finds an item that is gone: every call on it fails with
+                       the Secret Service's NoSuchObject (as an item deleted since the search)
+  signal-flood         from the start, and to every caller once it has called, a stream of
+                       Service, Collection, Properties and Prompt signals (100 a batch,
+                       a batch every 20 ms); otherwise as good
 
 Every call that would change something (CreateItem, SetSecret, Delete, Properties.Set) is
 appended to WRITE_LOG, one line each, when it arrives, whether or not it then succeeds.
@@ -30,6 +38,7 @@ import os
 import sys
 
 import dbus
+import dbus.lowlevel
 import dbus.service
 from dbus.mainloop.glib import DBusGMainLoop
 from gi.repository import GLib
@@ -37,7 +46,7 @@ from gi.repository import GLib
 MODES = {
     "good", "stall", "wrong-types", "wrong-types-paths", "wrong-types-secrets", "not-an-id", "huge",
     "no-secret", "other-item", "refuse-session", "exit-mid-call", "error-text", "vanish-in-prompt",
-    "bad-completed",
+    "bad-completed", "collection-signals", "signal-flood", "vanished-item",
 }
 # The item is locked, and its unlock prompt ends without a result: the provider leaves the bus
 # once the prompt is shown, or completes it with a signal of the wrong type.
@@ -47,6 +56,7 @@ SERVICE_PATH = "/org/freedesktop/secrets"
 COLLECTION_PATH = SERVICE_PATH + "/collection/login"
 ITEM_PATH = COLLECTION_PATH + "/1"
 OTHER_PATH = COLLECTION_PATH + "/2"
+GHOST_PATH = COLLECTION_PATH + "/9"
 SESSION_PATH = SERVICE_PATH + "/session/1"
 PROMPT_PATH = SERVICE_PATH + "/prompt/1"
 PROMPT = "org.freedesktop.Secret.Prompt"
@@ -252,6 +262,8 @@ class Service(Exported):
     interface = SERVICE
 
     def properties(self):
+        if mode == "collection-signals":
+            return {}
         return {"Collections": dbus.Array([COLLECTION_PATH], signature="o")}
 
     @dbus.service.method(SERVICE, in_signature="sv", out_signature="vo")
@@ -277,7 +289,8 @@ class Service(Exported):
         elif mode == "wrong-types-paths":
             reply(dbus.Array(found, signature="s"), dbus.Array([], signature="s"))
         else:
-            reply(dbus.Array(found, signature="o"), dbus.Array([], signature="o"))
+            ghost = [GHOST_PATH] if mode == "vanished-item" and found else []
+            reply(dbus.Array(found + ghost, signature="o"), dbus.Array([], signature="o"))
 
     @dbus.service.method(SERVICE, in_signature="aoo", out_signature=None, async_callbacks=("reply", "error"))
     def GetSecrets(self, paths, session, reply, error):
@@ -319,6 +332,18 @@ class Service(Exported):
         return (dbus.Array([], signature="o"), dbus.ObjectPath("/"))
 
 
+class Ghost(dbus.service.Object):
+    """An item deleted since the search: every call on it fails with NoSuchObject."""
+
+    @dbus.service.method(PROPERTIES, in_signature="ss", out_signature="v")
+    def Get(self, interface, name):
+        fail("no such item", name="org.freedesktop.Secret.Error.NoSuchObject")
+
+    @dbus.service.method(PROPERTIES, in_signature="s", out_signature="a{sv}")
+    def GetAll(self, interface):
+        fail("no such item", name="org.freedesktop.Secret.Error.NoSuchObject")
+
+
 class Prompt(dbus.service.Object):
     """An unlock prompt that never completes properly; dismissing it is logged as a write."""
 
@@ -341,6 +366,54 @@ class Prompt(dbus.service.Object):
         return False
 
 
+# Callers seen so far, for signals addressed to them.
+callers = set()
+# (path, interface, member, argument signature, arguments) of the signals a flood sends.
+FLOOD = [
+    (SERVICE_PATH, SERVICE, "CollectionCreated", "o", [dbus.ObjectPath(SERVICE_PATH + "/collection/ghost")]),
+    (SERVICE_PATH, SERVICE, "CollectionDeleted", "o", [dbus.ObjectPath(COLLECTION_PATH)]),
+    (SERVICE_PATH, SERVICE, "CollectionChanged", "o", [dbus.ObjectPath(COLLECTION_PATH)]),
+    (COLLECTION_PATH, COLLECTION, "ItemCreated", "o", [dbus.ObjectPath(ITEM_PATH)]),
+    (SERVICE_PATH, PROPERTIES, "PropertiesChanged", "sa{sv}as",
+     [SERVICE, dbus.Dictionary({"Collections": dbus.Array([], signature="o")}, signature="sv"),
+      dbus.Array([], signature="s")]),
+    (PROMPT_PATH, PROMPT, "Completed", "bv", [dbus.Boolean(False), dbus.Array([], signature="o", variant_level=1)]),
+]
+
+
+def send_signal(path, interface, member, signature, arguments, destination=None):
+    message = dbus.lowlevel.SignalMessage(path, interface, member)
+    message.append(*arguments, signature=signature)
+    if destination:
+        message.set_destination(destination)
+    bus.send_message(message)
+
+
+def collection_signals(destination):
+    """CollectionCreated and CollectionDeleted about collections the service does not list."""
+    for target in (None, destination):
+        send_signal(SERVICE_PATH, SERVICE, "CollectionCreated", "o",
+                    [dbus.ObjectPath(SERVICE_PATH + "/collection/ghost")], target)
+        send_signal(SERVICE_PATH, SERVICE, "CollectionDeleted", "o", [dbus.ObjectPath(COLLECTION_PATH)], target)
+
+
+def flood():
+    for index in range(100):
+        path, interface, member, signature, arguments = FLOOD[index % len(FLOOD)]
+        targets = [None] + sorted(callers)
+        send_signal(path, interface, member, signature, arguments, targets[index % len(targets)])
+    return True
+
+
+def on_message(connection, message):
+    """Sees every call before it is answered."""
+    if message.get_type() == dbus.lowlevel.MESSAGE_TYPE_METHOD_CALL and message.get_sender():
+        callers.add(message.get_sender())
+        if mode == "collection-signals":
+            collection_signals(message.get_sender())
+    return dbus.lowlevel.HANDLER_RESULT_NOT_YET_HANDLED
+
+
 def matching(attributes):
     return sorted(path for path, item in items.items() if item.matches(attributes))
 
@@ -351,8 +424,12 @@ items = {}
 service = Service(bus, SERVICE_PATH)
 collection = Collection(bus, COLLECTION_PATH)
 prompt = Prompt(bus, PROMPT_PATH)
+ghost = Ghost(bus, GHOST_PATH)
 items[ITEM_PATH] = Item(bus, ITEM_PATH, "keyid device ID", {"service": "keyid", "account": "device-id"},
                         stored_value())
+bus.add_message_filter(on_message)
 name = dbus.service.BusName("org.freedesktop.secrets", bus, do_not_queue=True)
+if mode == "signal-flood":
+    GLib.timeout_add(20, flood)
 print("ready", flush=True)
 GLib.MainLoop().run()

@@ -28,6 +28,7 @@ enum GErrorCode {
     static let dbusUnknownObject: Int32 = 41  // G_DBUS_ERROR_UNKNOWN_OBJECT: KWallet's and KeePassXC's
 
     static let secretIsLocked: Int32 = 2  // SECRET_ERROR_IS_LOCKED
+    static let secretNoSuchObject: Int32 = 3  // SECRET_ERROR_NO_SUCH_OBJECT: org.freedesktop.Secret.Error.NoSuchObject
 
     /// The Secret Service's answer to a session it does not know: one another instance of
     /// the provider opened. GLib's tables give it no code of its own; it keeps its D-Bus name.

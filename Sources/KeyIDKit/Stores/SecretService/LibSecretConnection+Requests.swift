@@ -4,8 +4,8 @@ import Glibc
 /// iterated only while one waits, on the calling thread (one at a time); the requests of a
 /// batch go out together, and every wait has a deadline. A request that outlives it is never
 /// cancelled (cancelling a prompt dismisses it, which can hang libsecret and crash
-/// gnome-keyring 42.1): it is abandoned with the `SecretService` it was made on, and a prompt
-/// stays for a person to answer.
+/// gnome-keyring 42.1): it is abandoned with its connection, which is closed, as when the
+/// `keyid` command exits (gnome-keyring withdraws the prompt of a client that went away).
 extension LibSecretConnection {
     /// The name failures to reach the bus give their operation.
     static let connectOperation = "secret_service_open"
@@ -31,6 +31,10 @@ extension LibSecretConnection {
             setCallTimeout(milliseconds)
             if let introduction = introductionToNewOwner() {
                 _ = try complete([introduction], until: deadline)
+                // The owner, once the answer's NameOwnerChanged (if the read started the
+                // provider) is dispatched.
+                Self.drain(context)
+                introducedOwner = providerOwner
             }
             return try complete(requests, until: deadline)
         }
@@ -47,8 +51,9 @@ extension LibSecretConnection {
             let problem = start(request, slot, timeout: milliseconds)
             return (request: request, slot: problem == nil ? slot : nil, failure: problem)
         }
-        guard Self.wait(for: started.compactMap(\.slot), in: context, until: deadline) else {
-            abandon()
+        let slots = started.compactMap(\.slot)
+        guard Self.wait(for: slots, in: context, until: deadline) else {
+            abandon(slots)
             throw SecretServiceFailure.timedOut(requests.first?.operation ?? "call", timeout: timeout)
         }
         return started.map { request, slot, problem in
@@ -57,20 +62,21 @@ extension LibSecretConnection {
         }
     }
 
-    /// After the provider restarted, its new instance must know this caller before any call
-    /// that needs one (gnome-keyring 42.1 crashes on an `OpenSession` it handles first, see
+    /// A provider's new instance must know this caller before any call that needs one
+    /// (gnome-keyring 42.1 crashes on an `OpenSession` it handles first, see
     /// doc/COMPATIBILITY.md): the property read that needs no caller to send first, when the
-    /// provider's owner changed since the last request.
+    /// provider's owner is not the one this connection made itself known to, or not known
+    /// (the provider is started by the read).
     private func introductionToNewOwner() -> SecretServiceRequest? {
         let owner = providerOwner
-        guard owner != introducedOwner else { return nil }
-        defer { introducedOwner = owner }
-        guard introducedOwner != nil, owner != nil else { return nil }
-        return .method(
-            DBusCall(
-                path: SecretServiceStore.servicePath, interface: SecretServiceStore.propertiesInterface, member: "Get",
-                arguments: [.string(SecretServiceStore.serviceInterface), .string("Collections")]))
+        guard owner == nil || owner != introducedOwner else { return nil }
+        return .method(Self.introduction)
     }
+
+    /// The read that makes a caller known to the provider: it needs none.
+    static let introduction = DBusCall(
+        path: SecretServiceStore.servicePath, interface: SecretServiceStore.propertiesInterface, member: "Get",
+        arguments: [.string(SecretServiceStore.serviceInterface), .string("Collections")])
 
     /// Milliseconds from now to `deadline`, at least 1, as a GDBus call's timeout.
     static func milliseconds(until deadline: MonotonicInstant) -> Int32 {

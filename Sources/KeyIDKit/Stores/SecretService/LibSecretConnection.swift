@@ -5,26 +5,33 @@ import Glibc
 /// their C API, in primitives that hand out Swift values; `LibSecretConnection+Requests.swift`
 /// batches, bounds and abandons requests with them.
 ///
-/// It holds a libsecret `SecretService` of its own (`secret_service_open`), on GLib's shared
-/// session-bus connection, which libsecret always uses. That connection's exit-on-close
-/// (SIGTERM once the bus goes away and a main loop runs) is turned off: a library must never
-/// end its host; a lost bus is a failed call, and the next one connects again.
+/// It is a GDBus connection of its own to the bus keyid found, with libsecret's
+/// `SecretService` on it (a subclass, `keyid_service_open` in `CLibSecret`): no property
+/// loading, no signal subscriptions, no start of the provider at set-up. GLib's shared
+/// session-bus connection, its exit-on-close and the host's SIGPIPE disposition are left as
+/// they were; a closed connection is a failed call, and the next one connects again.
 final class LibSecretConnection {
     /// The bound on each batch of requests.
     let timeout: Duration
     /// The `GMainContext` the connection's requests complete in.
     let context: OpaquePointer
+    private let connection: OpaquePointer
     private let service: UnsafeMutablePointer<SecretService>
     /// The process that opened the connection. GDBus moves its messages on a thread that a
     /// child made by `fork` does not have.
     private let process = getpid()
     private(set) var abandoned = false
+    private var outstanding: [Slot] = []  // the requests unanswered when it was abandoned
     /// The provider's unique name this connection last made itself known to.
     var introducedOwner: String?
 
-    private init(timeout: Duration, context: OpaquePointer, service: UnsafeMutablePointer<SecretService>) {
+    private init(
+        timeout: Duration, context: OpaquePointer, connection: OpaquePointer,
+        service: UnsafeMutablePointer<SecretService>
+    ) {
         self.timeout = timeout
         self.context = context
+        self.connection = connection
         self.service = service
     }
 
@@ -33,13 +40,12 @@ final class LibSecretConnection {
         guard isOwnedByThisProcess else { return }
         withContext {
             g_object_unref(service)
-            Self.drain(context)
+            keyid_connection_flush(connection, context, 250)  // what was posted (a session's Close)
+            keyid_connection_close(connection)
+            keyid_context_dispatch(context, 1000)
         }
         g_main_context_unref(context)
     }
-
-    /// The shared connection libsecret's proxy uses.
-    private var connection: OpaquePointer { g_dbus_proxy_get_connection(Self.proxy(service)) }
 
     /// A libsecret object (`SecretService`, `SecretPrompt`) as the `GDBusProxy` it derives from.
     private static func proxy<Object>(_ object: UnsafeMutablePointer<Object>) -> UnsafeMutablePointer<GDBusProxy> {
@@ -54,19 +60,23 @@ final class LibSecretConnection {
         g_dbus_proxy_set_default_timeout(Self.proxy(service), milliseconds)
     }
 
-    /// The bus name libsecret's proxy addresses the Secret Service by.
-    private var serviceName: String { String(cString: g_dbus_proxy_get_name(Self.proxy(service))) }
-
     /// Whether requests can still be made: none was abandoned, and the bus is connected.
     var isOpen: Bool { !abandoned && g_dbus_connection_is_closed(connection) == 0 }
 
     /// Whether this process opened the connection (not a parent before a `fork`).
     var isOwnedByThisProcess: Bool { process == getpid() }
 
-    /// Sets up a `SecretService` on the session bus as GLib finds it (the caller makes sure it
-    /// finds one: ``SessionBus``), within `timeout`. It reads the service's properties: a first
-    /// call gnome-keyring 42.1 answers without knowing the caller (doc/COMPATIBILITY.md).
-    static func open(timeout: Duration, ownsProcess: Bool) throws(SecretServiceFailure) -> LibSecretConnection {
+    /// Whether libsecret's `SecretService` is on this connection, loading no properties and
+    /// following no signals (what the subclass is for; a test holds it to that).
+    var serviceIsOwnAndQuiet: Bool { keyid_service_is_own_and_quiet(service, connection) != 0 }
+
+    /// Connects to the bus at `address` (never one that starts a bus: ``SessionBus``) and sets
+    /// up libsecret's `SecretService` on it, within `timeout`. Its one waited call (GetNameOwner)
+    /// goes out with ``introduction``, which gnome-keyring 42.1 answers without knowing the
+    /// caller, and after which it knows this one (doc/COMPATIBILITY.md).
+    static func open(address: String, timeout: Duration, ownsProcess: Bool) throws(SecretServiceFailure)
+        -> LibSecretConnection
+    {
         try claimGDBusThread()
         quietGLibLog(ownsProcess: ownsProcess)
         // GSocket's class set-up ignores SIGPIPE for the whole process; GDBus sends with
@@ -82,70 +92,81 @@ final class LibSecretConnection {
         let deadline = MonotonicInstant.now + timeout
         let cancellable = g_cancellable_new()
         defer { g_object_unref(cancellable) }
-        // Nothing is asked of the provider yet but its properties: cancelling is safe.
-        func complete(_ slot: Slot) throws(SecretServiceFailure) {
-            guard wait(for: [slot], in: context, until: deadline) else {
+        // Nothing is asked of the provider yet: cancelling is safe.
+        func complete(_ slots: [Slot]) throws(SecretServiceFailure) {
+            guard wait(for: slots, in: context, until: deadline) else {
                 g_cancellable_cancel(cancellable)
-                _ = wait(for: [slot], in: context, until: .now + .milliseconds(100))
+                _ = wait(for: slots, in: context, until: .now + .milliseconds(100))
                 throw SecretServiceFailure.timedOut(connectOperation, timeout: timeout)
             }
         }
-        // The shared connection first, so that its exit-on-close is off before anything can
-        // dispatch its "closed" signal here; libsecret then finds it.
-        let bus = Slot()
-        g_bus_get(G_BUS_TYPE_SESSION, cancellable, finished, bus.retained)
-        try complete(bus)
+        let connecting = Slot()
+        keyid_connection_new(address, cancellable, finished, connecting.retained)
+        try complete([connecting])
         var error: UnsafeMutablePointer<GError>?
-        guard let shared = g_bus_get_finish(bus.result, &error) else {
+        guard let connection = g_dbus_connection_new_finish(connecting.result, &error) else {
             throw failure(error, connectOperation) ?? .timedOut(connectOperation, timeout: timeout)
         }
-        g_dbus_connection_set_exit_on_close(shared, 0)
-        defer { g_object_unref(UnsafeMutableRawPointer(shared)) }
+        var service: UnsafeMutablePointer<SecretService>?
+        defer {
+            if opened == nil {
+                if let service { g_object_unref(service) }
+                keyid_connection_close(connection)
+            }
+        }
         let opening = Slot()
-        secret_service_open(
-            secret_service_get_type(), nil, SECRET_SERVICE_NONE, cancellable, finished, opening.retained)
-        try complete(opening)
-        let service = secret_service_open_finish(opening.result, &error)
+        keyid_service_open(connection, cancellable, finished, opening.retained)
+        let introduction = Slot()
+        g_dbus_connection_call(
+            connection, keyid_service_bus_name(), Self.introduction.path, Self.introduction.interface,
+            Self.introduction.member, encode(.tuple(Self.introduction.arguments)), nil, G_DBUS_CALL_FLAGS_NONE,
+            milliseconds(until: deadline), cancellable, finished, introduction.retained)
+        try complete([opening, introduction])
+        service = secret_service_open_finish(opening.result, &error)
         guard let service, error == nil else {
-            if let service { g_object_unref(service) }
             throw failure(error, connectOperation) ?? .providerLeft(connectOperation)
         }
-        let connection = LibSecretConnection(timeout: timeout, context: context, service: service)
-        // libsecret's set-up read the service's properties: the owner knows this caller.
-        connection.introducedOwner = connection.providerOwner
-        opened = connection
-        return connection
+        let made = LibSecretConnection(timeout: timeout, context: context, connection: connection, service: service)
+        made.introducedOwner = made.providerOwner  // which has answered the read (or refused it)
+        opened = made
+        return made
     }
 
-    /// Gives up on the connection's outstanding requests; its context is drained later
-    /// (``drain(_:)``), so that what completes is let go. The next call makes a connection.
-    func abandon() {
+    /// Gives up on the connection's outstanding requests (`slots`) and closes it, which ends
+    /// them (a prompt among them is withdrawn by the provider, as when a client exits); what
+    /// completes is let go later (``drain(_:)``). The next call makes a connection.
+    func abandon(_ slots: [Slot]) {
         guard !abandoned else { return }
         abandoned = true
-        Self.abandonedContexts.withLock { contexts in
-            contexts.append(g_main_context_ref(context))
-            if contexts.count > 8 { g_main_context_unref(contexts.removeFirst()) }
-        }
+        outstanding = slots.filter { $0.result == nil }
+        g_dbus_connection_close(connection, nil, nil, nil)
+        Self.abandonedConnections.withLock { $0.append(self) }
     }
 
-    /// The contexts of abandoned connections (at most 8, the newest).
-    private static let abandonedContexts = ThreadLock<[OpaquePointer]>([])
+    /// Abandoned connections whose requests have not all ended yet.
+    private static let abandonedConnections = ThreadLock<[LibSecretConnection]>([])
 
     /// Dispatches what is ready in `context` and in the contexts of abandoned connections,
     /// without waiting, and a bounded amount (a provider flooding signals cannot hold a call).
+    /// An abandoned connection whose requests have all ended is let go.
     static func drain(_ context: OpaquePointer) {
-        var budget = 1000
-        while budget > 0, g_main_context_iteration(context, 0) != 0 { budget -= 1 }
-        abandonedContexts.withLock { contexts in
-            for other in contexts where g_main_context_acquire(other) != 0 {
-                budget = 100
-                while budget > 0, g_main_context_iteration(other, 0) != 0 { budget -= 1 }
-                g_main_context_release(other)
-            }
+        keyid_context_dispatch(context, 1000)
+        // Taken out of the list while they are iterated, so that no lock is held meanwhile and
+        // two threads never iterate the same context.
+        let waiting = abandonedConnections.withLock { connections in
+            defer { connections = [] }
+            return connections
         }
+        var still: [LibSecretConnection] = []
+        for connection in waiting {
+            if g_main_context_acquire(connection.context) != 0 {
+                keyid_context_dispatch(connection.context, 100)
+                g_main_context_release(connection.context)
+            }
+            if connection.outstanding.contains(where: { $0.result == nil }) { still.append(connection) }
+        }
+        if !still.isEmpty { abandonedConnections.withLock { $0 += still } }
     }
-
-    // MARK: - Requests
 
     /// Starts `request`, whose completion `slot` receives; returns why it could not start.
     func start(_ request: SecretServiceRequest, _ slot: Slot, timeout: Int32) -> SecretServiceFailure? {
@@ -155,19 +176,22 @@ final class LibSecretConnection {
             let replyType = call.replyType.flatMap { keyid_variant_type_new($0) }
             defer { if let replyType { g_variant_type_free(replyType) } }
             // The Secret Service by the name libsecret's proxy uses ($SECRET_SERVICE_BUS_NAME).
-            let destination = call.destination == DBusCall.secretService ? serviceName : call.destination
+            let service = call.destination == DBusCall.secretService
             g_dbus_connection_call(
-                connection, destination, call.path, call.interface, call.member, parameters, replyType,
+                connection, service ? String(cString: keyid_service_bus_name()) : call.destination, call.path,
+                call.interface,
+                call.member, parameters, replyType,
                 G_DBUS_CALL_FLAGS_NONE, timeout, nil, Self.finished, slot.retained)
-        case .searchItems(let attributes):
-            let table = keyid_string_table_new()
-            defer { g_hash_table_unref(table) }
-            for (name, value) in attributes {
-                _ = g_hash_table_insert(table, g_strdup(name), g_strdup(value))
+        case .searchItems, .readAlias:
+            // Through libsecret's proxy, which addresses the provider's unique name and checks
+            // the reply's type; libsecret's own search and alias calls would strip the
+            // provider's error name.
+            guard let call = request.serviceCall, let parameters = Self.encode(.tuple(call.arguments)) else {
+                return .unencodable(request.operation)
             }
-            secret_service_search_for_dbus_paths(service, nil, table, nil, Self.finished, slot.retained)
-        case .readAlias(let alias):
-            secret_service_read_alias_dbus_path(service, alias, nil, Self.finished, slot.retained)
+            g_dbus_proxy_call(
+                Self.proxy(service), call.member, parameters, G_DBUS_CALL_FLAGS_NONE, timeout, nil, Self.finished,
+                slot.retained)
         case .prompt(let path):
             guard g_variant_is_object_path(path) != 0 else { return .unencodable(request.operation) }
             guard let owner = providerOwner else { return .providerLeft(request.operation) }
@@ -196,17 +220,10 @@ final class LibSecretConnection {
             let reply = g_dbus_connection_call_finish(connection, result, &error)
             defer { if let reply { g_variant_unref(reply) } }
             if let reply, case .tuple(let replied) = Self.decode(reply) { values = replied } else { values = [] }
-        case .searchItems:
-            var unlocked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
-            var locked: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
-            _ = secret_service_search_for_dbus_paths_finish(service, result, &unlocked, &locked, &error)
-            values = [Self.pathArray(unlocked), Self.pathArray(locked)]
-            g_strfreev(unlocked)
-            g_strfreev(locked)
-        case .readAlias:
-            values = [
-                .objectPath(Self.taking(secret_service_read_alias_dbus_path_finish(service, result, &error)) ?? "/")
-            ]
+        case .searchItems, .readAlias:
+            let reply = g_dbus_proxy_call_finish(Self.proxy(service), result, &error)
+            defer { if let reply { g_variant_unref(reply) } }
+            if let reply, case .tuple(let replied) = Self.decode(reply) { values = replied } else { values = [] }
         case .prompt:
             let prompt = slot.object?.assumingMemoryBound(to: SecretPrompt.self)
             let value = secret_prompt_perform_finish(prompt, result, &error)
@@ -246,13 +263,7 @@ final class LibSecretConnection {
     static func wait(for slots: [Slot], in context: OpaquePointer, until deadline: MonotonicInstant) -> Bool {
         while slots.contains(where: { $0.result == nil }) {
             guard deadline > .now else { return false }
-            // A timer in the same context wakes the iteration at the deadline.
-            let timer = g_timeout_source_new(guint(milliseconds(until: deadline)))
-            g_source_set_callback(timer, { _ in 0 }, nil, nil)
-            g_source_attach(timer, context)
-            g_main_context_iteration(context, 1)
-            g_source_destroy(timer)
-            g_source_unref(timer)
+            keyid_context_iterate_until(context, guint(milliseconds(until: deadline)))
         }
         return true
     }
@@ -351,8 +362,6 @@ final class LibSecretConnection {
         }
     }
 
-    // MARK: - C helpers
-
     /// Converts and frees a GError; `nil` when there was none. The name GDBus puts before a
     /// remote error's message is taken off, and kept as its D-Bus name.
     private static func failure(_ error: UnsafeMutablePointer<GError>?, _ operation: String) -> SecretServiceFailure? {
@@ -370,13 +379,6 @@ final class LibSecretConnection {
     private static func taking(_ text: UnsafeMutablePointer<gchar>?) -> String? {
         defer { g_free(text) }
         return text.map { String(cString: $0) }
-    }
-
-    /// A `NULL`-terminated array of object paths as an `ao` value.
-    private static func pathArray(_ array: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?) -> DBusValue {
-        var paths: [DBusValue] = []
-        while let entry = array?[paths.count] { paths.append(.objectPath(String(cString: entry))) }
-        return .array(elementType: "o", paths)
     }
 
     /// Drops what libsecret logs (warnings about malformed replies, which keyid reports as

@@ -1,11 +1,13 @@
 extension SecretServiceFailure {
     /// A GError, as GLib describes it: a D-Bus error GLib has no domain for
-    /// (`G_IO_ERROR_DBUS_ERROR`) keeps its D-Bus name, `remoteName`, as the domain, with code 0.
+    /// (`G_IO_ERROR_DBUS_ERROR`) keeps its D-Bus name, `remoteName`, as the domain, with code 0;
+    /// one GLib or libsecret maps onto a domain of theirs keeps it before the message.
     init(operation: String, glibDomain: String, code: Int32, remoteName: String?, message: String) {
         if glibDomain == GErrorCode.ioDomain, code == GErrorCode.ioDBusError, let remoteName {
             self.init(operation: operation, domain: remoteName, code: 0, message: message)
         } else {
-            self.init(operation: operation, domain: glibDomain, code: code, message: message)
+            let named = remoteName.map { $0 + ": " + message } ?? message
+            self.init(operation: operation, domain: glibDomain, code: code, message: named)
         }
     }
 
@@ -45,11 +47,13 @@ extension SecretServiceFailure {
         self.domain == domain && self.code == code
     }
 
-    /// No object answers at the path: UnknownMethod (gnome-keyring) or UnknownObject
-    /// (KWallet, KeePassXC).
+    /// No object answers at the path: UnknownMethod (gnome-keyring), UnknownObject (KWallet,
+    /// KeePassXC), or the Secret Service's own NoSuchObject, which libsecret registers
+    /// process-wide as `secret-error` 3.
     var isNoSuchObject: Bool {
         `is`(GErrorCode.dbusDomain, GErrorCode.dbusUnknownMethod)
             || `is`(GErrorCode.dbusDomain, GErrorCode.dbusUnknownObject)
+            || `is`(GErrorCode.secretDomain, GErrorCode.secretNoSuchObject)
     }
 
     /// Whether the connection, or the session opened on it, is gone: the bus closed it, or

@@ -4,10 +4,10 @@
 enum SecretServiceRequest: Equatable, Sendable {
     /// A method call on the connection (`g_dbus_connection_call`).
     case method(DBusCall)
-    /// `SearchItems` without unlocking (`secret_service_search_for_dbus_paths`): the
+    /// `SearchItems`, which never unlocks, through libsecret's `SecretService` proxy: the
     /// unlocked and the locked matches, as two `ao`.
     case searchItems([String: String])
-    /// `ReadAlias` (`secret_service_read_alias_dbus_path`): the collection's path, `/` when
+    /// `ReadAlias` through libsecret's `SecretService` proxy: the collection's path, `/` when
     /// the alias points nowhere.
     case readAlias(String)
     /// Runs the prompt at a path and waits for it (libsecret's `SecretPrompt`,
@@ -19,9 +19,24 @@ enum SecretServiceRequest: Equatable, Sendable {
     var operation: String {
         switch self {
         case .method(let call): return call.operation
-        case .searchItems: return "secret_service_search_for_dbus_paths"
-        case .readAlias: return "secret_service_read_alias_dbus_path"
+        case .searchItems, .readAlias: return serviceCall?.operation ?? ""
         case .prompt: return "secret_prompt_perform"
+        }
+    }
+
+    /// The Service method a request on libsecret's proxy calls.
+    var serviceCall: DBusCall? {
+        let service = (path: SecretServiceStore.servicePath, interface: SecretServiceStore.serviceInterface)
+        switch self {
+        case .searchItems(let attributes):
+            return DBusCall(
+                path: service.path, interface: service.interface, member: "SearchItems",
+                arguments: [.stringDictionary(attributes)])
+        case .readAlias(let alias):
+            return DBusCall(
+                path: service.path, interface: service.interface, member: "ReadAlias", arguments: [.string(alias)])
+        case .method, .prompt:
+            return nil
         }
     }
 

@@ -76,9 +76,8 @@ extension SecretServiceStore {
         } catch {
             if case .timedOut = error {
                 // Never dismissed (cancelling a prompt can crash gnome-keyring 42.1): it is
-                // abandoned with this connection. The keyid command then exits, and the
-                // provider withdraws the prompt of a client that went away; in a library it
-                // stays for a person to answer.
+                // abandoned with this connection, which is closed, and the provider withdraws
+                // the prompt of a client that went away.
                 dropConnection()
                 throw .timedOut("timed out after \(timeout) waiting for a prompt nobody answered")
             }

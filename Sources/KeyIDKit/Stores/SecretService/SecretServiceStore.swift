@@ -4,13 +4,13 @@
 /// Items are looked up with a NULL schema by exactly `service` and `account`, as
 /// `secret-tool` does. Searches never unlock as a side effect: locked matches are unlocked
 /// explicitly (which may prompt) only when prompting is allowed, and are otherwise reported
-/// as locked. libsecret searches, reads aliases, runs prompts and deletes items. Values
-/// travel in a `plain` Secret Service session (see doc/PERFORMANCE.md), opened once a
-/// connection with GDBus on libsecret's connection: libsecret's own session always begins
-/// with a Diffie-Hellman exchange, which costs about half of a `secret-tool lookup`. Requests
-/// that do not depend on each other are sent together, so a read is two round trips after
-/// libsecret has set up its `SecretService`: `OpenSession` with the search, then `GetSecrets`
-/// with the attributes. Items are created with `replace = false` and updated in place with
+/// as locked. Searches and alias reads go through libsecret's `SecretService` proxy, prompts
+/// through libsecret's `SecretPrompt`. Values travel in a `plain` Secret Service session (see
+/// doc/PERFORMANCE.md), opened once a connection with GDBus on the store's connection:
+/// libsecret's own session always begins with a Diffie-Hellman exchange, which costs about
+/// half of a `secret-tool lookup`. Requests that do not depend on each other are sent
+/// together, so a read is two round trips after the connection's one round trip of set-up:
+/// `OpenSession` with the search, then `GetSecrets` with the attributes. Items are created with `replace = false` and updated in place with
 /// `Item.SetSecret`. What differs between providers is handled in
 /// `SecretServiceStore+Providers.swift`.
 package final class SecretServiceStore: SecretStore {
@@ -43,7 +43,7 @@ package final class SecretServiceStore: SecretStore {
 
     /// Connects lazily, on the first call that needs the service, to the bus `bus` finds.
     /// `ownsProcess`: the process is keyid's own (the command), whose GLib messages may be
-    /// dropped (``LibSecretConnection/open(timeout:ownsProcess:)``).
+    /// dropped (``LibSecretConnection/open(address:timeout:ownsProcess:)``).
     package init(
         allowPrompt: Bool, collection: String? = nil, timeout: Duration, ownsProcess: Bool = false,
         bus: @escaping () throws(KeyIDError) -> SessionBus
@@ -237,6 +237,8 @@ package final class SecretServiceStore: SecretStore {
             replyType: "()")
     }
 
+    deinit { closeSession() }
+
     package func beginOperation() { changed = false }
 
     package func reconnect(after error: KeyIDError) -> Bool {
@@ -267,7 +269,8 @@ package final class SecretServiceStore: SecretStore {
         let bus = try locateBus()
         self.bus = bus
         do {
-            let connection = try LibSecretConnection.open(timeout: timeout, ownsProcess: ownsProcess)
+            let connection = try LibSecretConnection.open(
+                address: bus.address, timeout: timeout, ownsProcess: ownsProcess)
             opened = connection
             return connection
         } catch {
@@ -311,6 +314,15 @@ package final class SecretServiceStore: SecretStore {
             replyType: replyType)
         let reply = try requests([.method(call)])[0]
         return try mapped { () throws(SecretServiceFailure) in try reply.get() }
+    }
+
+    /// Closes the session (`Session.Close`) on a connection that is still open, without
+    /// waiting for the answer: the provider keeps a session until its client closes it or
+    /// leaves the bus, and a library instance may live as long as its host.
+    private func closeSession() {
+        guard let session, session != "/", let opened, opened.isOpen, opened.isOwnedByThisProcess else { return }
+        let close = DBusCall(path: session, interface: "org.freedesktop.Secret.Session", member: "Close")
+        opened.withContext { _ = opened.start(.method(close), LibSecretConnection.Slot(), timeout: 1000) }
     }
 
     /// Opens (once a connection) a `plain` session for moving values; returns its object path.

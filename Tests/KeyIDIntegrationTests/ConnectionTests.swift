@@ -1,0 +1,195 @@
+import Foundation
+import Testing
+
+@testable import KeyIDTestSupport
+
+/// The Secret Service store's D-Bus connection, seen from the bus: libsecret's
+/// `SecretService` on a connection of keyid's own, beside the GLib shared connection a host
+/// holds, and a bus and provider that restart under a library instance.
+@Suite(
+    "keyid's own D-Bus connection", .tags(.integration),
+    .enabled(if: TestEnvironment.hasKeyring && TestEnvironment.provider == .gnomeKeyring),
+    .enabled(if: LibraryTests.probe.map { FileManager.default.isExecutableFile(atPath: $0) } == true))
+struct ConnectionTests {
+    @Test(
+        "the SecretService is on keyid's own connection, not the host's shared one, and asks for no signals, properties or start"
+    )
+    func ownConnection() throws {
+        let outcome = try inSession(
+            "unlocked",
+            """
+            dbus-monitor --session >monitor 2>&1 &
+            monitor=$!
+            sleep 0.5
+            mkfifo go; : >out
+            "$PROBE" shared-hold own-connection device-id <go >out 2>err &
+            probe=$!
+            exec 3>go
+            tries=0; until [ "$(wc -l <out)" -ge 2 ] || [ $tries -gt 1000 ]; do sleep 0.01; tries=$((tries + 1)); done
+            echo >&3; exec 3>&-
+            wait $probe; echo "status=$?"
+            sleep 0.2; kill $monitor
+            cat out; cat err >&2
+            echo "--"
+            cat monitor
+            """, environment: ["PROBE": LibraryTests.probe])
+        let (head, monitor) = Self.split(outcome.stdout)
+        #expect(head.first == "status=0", "\(outcome.stdout)\(outcome.stderr)")
+        let shared = head.count > 1 ? head[1] : ""
+        #expect(shared.hasPrefix(":"), "\(head)")
+        let calls = Self.calls(in: monitor)
+        // keyid's connection is the one that searched.
+        let searchers = Set(calls.filter { $0.member == "SearchItems" }.map(\.sender))
+        #expect(searchers.count == 1 && !searchers.contains(shared), "\(searchers), shared \(shared)")
+        let keyid = searchers.first ?? "?"
+        let mine = calls.filter { $0.sender == keyid }
+        #expect(!mine.contains { ["GetAll", "StartServiceByName"].contains($0.member) }, "\(mine.map(\.member))")
+        // Its only match rule follows the provider's owner: no Secret Service signals.
+        let rules = mine.filter { $0.member == "AddMatch" }.map(\.argument)
+        #expect(rules.count == 1, "\(rules)")
+        #expect(rules.allSatisfy { $0.contains("member='NameOwnerChanged'") && !$0.contains("Secret") }, "\(rules)")
+        #expect(!calls.contains { $0.sender == shared && $0.destination != "org.freedesktop.DBus" }, "\(calls)")
+        #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
+    }
+
+    @Test(
+        "the bus and gnome-keyring restart at the same address under an instance holding GLib's shared connection: the next call reads the same ID, and nothing reaches stderr"
+    )
+    func busRestarted() throws {
+        let outcome = try inSession(
+            "none",
+            """
+            socket="$XDG_RUNTIME_DIR/restarting-bus"
+            export DBUS_SESSION_BUS_ADDRESS="unix:path=$socket"
+            bus() { dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus "org.freedesktop.DBus.$@"; }
+            start() {
+                dbus-daemon --config-file="$CONF" --address="$DBUS_SESSION_BUS_ADDRESS" --nofork 2>/dev/null &
+                bus_pid=$!
+                tries=0; until [ -S "$socket" ] || [ $tries -gt 500 ]; do sleep 0.01; tries=$((tries + 1)); done
+                printf %s keyid-test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
+                tries=0
+                until bus NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q true || [ $tries -gt 500 ]; do
+                    sleep 0.01; tries=$((tries + 1))
+                done
+                keyring_pid=$(bus GetConnectionUnixProcessID string:org.freedesktop.secrets | awk '{print $2}')
+            }
+            stop() {
+                kill "$keyring_pid" "$bus_pid"
+                while kill -0 "$keyring_pid" 2>/dev/null || kill -0 "$bus_pid" 2>/dev/null; do sleep 0.01; done
+                rm -f "$socket"
+            }
+            start
+            mkfifo go; : >out
+            "$PROBE" shared-hold restarted device-id <go >out 2>err &
+            probe=$!
+            exec 3>go
+            tries=0; until [ "$(wc -l <out)" -ge 2 ] || [ $tries -gt 1000 ]; do sleep 0.01; tries=$((tries + 1)); done
+            stop
+            start
+            echo >&3; exec 3>&-
+            wait $probe; echo "status=$?"
+            cat out; cat err >&2
+            stop
+            """,
+            environment: ["PROBE": LibraryTests.probe, "CONF": TestEnvironment.root + "/Tests/Harness/session.conf"])
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "status=0", "\(outcome.stdout)\(outcome.stderr)")
+        #expect(lines.count == 4, "\(lines)")
+        #expect(lines.count > 1 && lines[1].hasPrefix(":"), "\(lines)")
+        #expect(UUID(uuidString: lines.count > 2 ? lines[2] : "") != nil, "\(lines)")
+        #expect(lines.count == 4 && lines[2] == lines[3], "\(lines)\n\(outcome.stderr)")
+        #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
+    }
+
+    @Test(
+        "after gnome-keyring restarts under an instance, the new daemon answers a read that needs no caller before it gets anything else"
+    )
+    func introducedToRestartedProvider() throws {
+        let outcome = try inSession(
+            "unlocked",
+            """
+            bus() { dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus "org.freedesktop.DBus.$@"; }
+            dbus-monitor --session >monitor 2>&1 &
+            monitor=$!
+            sleep 0.5
+            mkfifo go; : >out
+            "$PROBE" hold introduced device-id <go >out 2>err &
+            probe=$!
+            exec 3>go
+            tries=0; until [ -s out ] || [ $tries -gt 1000 ]; do sleep 0.01; tries=$((tries + 1)); done
+            kill "$KEYID_TEST_DAEMON_PID"
+            while bus NameHasOwner string:org.freedesktop.secrets | grep -q true; do sleep 0.01; done
+            printf %s keyid-test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
+            until bus NameHasOwner string:org.freedesktop.secrets | grep -q true; do sleep 0.01; done
+            sleep 0.2
+            mark=$(wc -l <monitor)
+            echo >&3; exec 3>&-
+            wait $probe; echo "status=$?"
+            sleep 0.2; kill $monitor
+            cat out; cat err >&2
+            kill "$(bus GetConnectionUnixProcessID string:org.freedesktop.secrets | awk '{print $2}')"
+            echo "--"
+            tail -n +"$((mark + 1))" monitor
+            """, environment: ["PROBE": LibraryTests.probe])
+        let (head, monitor) = Self.split(outcome.stdout)
+        #expect(head.first == "status=0", "\(outcome.stdout)\(outcome.stderr)")
+        #expect(head.count == 3 && head[1] == head[2], "\(head)")
+        let calls = Self.calls(in: monitor)
+        let searcher = calls.first { $0.member == "SearchItems" }?.sender ?? "?"
+        let toProvider = calls.filter { $0.sender == searcher && $0.destination != "org.freedesktop.DBus" }
+        #expect(
+            ["Get", "GetAll"].contains(toProvider.first?.member ?? "") && toProvider.count > 1,
+            "\(toProvider.map(\.member))")
+        // Nothing else goes to the new daemon before it answered that read.
+        let lines = monitor.split(separator: "\n").map(String.init)
+        let first = lines.firstIndex { $0.hasPrefix("method call ") && $0.contains("sender=\(searcher) ") }
+        let answered = first.flatMap { start in
+            lines[(start + 1)...].firstIndex {
+                ($0.hasPrefix("method return ") || $0.hasPrefix("error ")) && $0.contains("-> destination=\(searcher) ")
+                    && !$0.contains("sender=org.freedesktop.DBus ")
+            }
+        }
+        let second = first.flatMap { start in
+            lines[(start + 1)...].firstIndex {
+                $0.hasPrefix("method call ") && $0.contains("sender=\(searcher) ")
+                    && !$0.contains("destination=org.freedesktop.DBus ")
+            }
+        }
+        #expect(answered != nil && second != nil && answered! < second!, "\(monitor)")
+    }
+
+    /// One method call dbus-monitor showed: who sent it, to whom, the member, and its first
+    /// string argument.
+    struct Call {
+        var sender: String
+        var destination: String
+        var member: String
+        var argument: String
+    }
+
+    /// The lines before `--`, and the monitor's text after it.
+    static func split(_ text: String) -> ([String], String) {
+        guard let range = text.range(of: "\n--\n") else { return (text.split(separator: "\n").map(String.init), "") }
+        return (text[..<range.lowerBound].split(separator: "\n").map(String.init), String(text[range.upperBound...]))
+    }
+
+    /// The method calls in dbus-monitor's output.
+    static func calls(in monitor: String) -> [Call] {
+        var calls: [Call] = []
+        for line in monitor.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("method call ") {
+                func field(_ name: String) -> String {
+                    guard let start = line.range(of: name + "=") else { return "" }
+                    return String(line[start.upperBound...].prefix { $0 != " " && $0 != ";" })
+                }
+                calls.append(
+                    Call(
+                        sender: field("sender"), destination: field("destination"), member: field("member"),
+                        argument: ""))
+            } else if line.hasPrefix("   string \""), let last = calls.indices.last, calls[last].argument.isEmpty {
+                calls[last].argument = String(line.dropFirst("   string \"".count).dropLast())
+            }
+        }
+        return calls
+    }
+}

@@ -1,0 +1,145 @@
+/*
+ * The own-connection floor: the fewest round trips a process can make to read one secret with
+ * libsecret's SecretService on a GDBus connection of its own, as keyid makes it (make bench,
+ * bench/bench.py). It uses keyid's own SecretService subclass (Sources/CLibSecret/shim.h:
+ * no property loading, no signal subscriptions, no StartServiceByName), so what keyid get
+ * costs above it is what keyid itself adds: the Swift runtime, parsing, the lock, checks.
+ *
+ *   bench-own-connection-floor SERVICE ACCOUNT
+ *
+ * Connects to DBUS_SESSION_BUS_ADDRESS (Hello), then sets up the SecretService (its one waited
+ * call, GetNameOwner) while reading the service's Collections property (which gnome-keyring
+ * 42.1 must answer before a new client's OpenSession, doc/COMPATIBILITY.md), then
+ * OpenSession("plain") and SearchItems({service, account}) together through the SecretService
+ * proxy, then GetSecrets([first unlocked item], session). Prints the secret, with a newline
+ * only on a terminal (as secret-tool does); exits 0, 1 when no unlocked item matches, 2 on
+ * usage or D-Bus errors.
+ */
+#include "shim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define SERVICE_PATH "/org/freedesktop/secrets"
+#define SERVICE_INTERFACE "org.freedesktop.Secret.Service"
+
+static _Noreturn void fail(const char *what, GError *error) {
+    fprintf(stderr, "bench-own-connection-floor: %s: %s\n", what, error ? error->message : "failed");
+    exit(2);
+}
+
+/* A call's result, once it came. */
+struct pending {
+    GAsyncResult *result;
+};
+
+static void on_done(GObject *source, GAsyncResult *result, gpointer userdata) {
+    (void)source;
+    ((struct pending *)userdata)->result = g_object_ref(result);
+}
+
+static void wait_for(struct pending *calls, int count) {
+    for (int i = 0; i < count; i++)
+        while (!calls[i].result)
+            g_main_context_iteration(NULL, TRUE);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: bench-own-connection-floor SERVICE ACCOUNT\n");
+        return 2;
+    }
+    const char *address = g_getenv("DBUS_SESSION_BUS_ADDRESS");
+    if (!address)
+        fail("DBUS_SESSION_BUS_ADDRESS", NULL);
+    GError *error = NULL;
+    struct pending connecting = {0};
+    keyid_connection_new(address, NULL, on_done, &connecting);
+    wait_for(&connecting, 1);
+    GDBusConnection *connection = g_dbus_connection_new_finish(connecting.result, &error);
+    if (!connection)
+        fail("connect", error);
+
+    struct pending setup[2] = {{0}, {0}};
+    keyid_service_open(connection, NULL, on_done, &setup[0]);
+    g_dbus_connection_call(connection, keyid_service_bus_name(), SERVICE_PATH, "org.freedesktop.DBus.Properties",
+                           "Get", g_variant_new("(ss)", SERVICE_INTERFACE, "Collections"), NULL,
+                           G_DBUS_CALL_FLAGS_NONE, -1, NULL, on_done, &setup[1]);
+    wait_for(setup, 2);
+    SecretService *service = secret_service_open_finish(setup[0].result, &error);
+    if (!service)
+        fail("SecretService", error);
+    GVariant *collections = g_dbus_connection_call_finish(connection, setup[1].result, &error);
+    if (!collections)
+        fail("Get Collections", error);
+    GDBusProxy *proxy = G_DBUS_PROXY(service);
+
+    /* Both calls go out before either reply is read. */
+    struct pending batch[2] = {{0}, {0}};
+    g_dbus_proxy_call(proxy, "OpenSession", g_variant_new("(sv)", "plain", g_variant_new_string("")),
+                      G_DBUS_CALL_FLAGS_NONE, -1, NULL, on_done, &batch[0]);
+    GVariantBuilder attributes;
+    g_variant_builder_init(&attributes, G_VARIANT_TYPE("a{ss}"));
+    g_variant_builder_add(&attributes, "{ss}", "service", argv[1]);
+    g_variant_builder_add(&attributes, "{ss}", "account", argv[2]);
+    g_dbus_proxy_call(proxy, "SearchItems", g_variant_new("(a{ss})", &attributes), G_DBUS_CALL_FLAGS_NONE, -1,
+                      NULL, on_done, &batch[1]);
+    wait_for(batch, 2);
+    GVariant *opened = g_dbus_proxy_call_finish(proxy, batch[0].result, &error);
+    if (!opened)
+        fail("OpenSession", error);
+    GVariant *found = g_dbus_proxy_call_finish(proxy, batch[1].result, &error);
+    if (!found)
+        fail("SearchItems", error);
+
+    const char *session = NULL;
+    GVariant *output = NULL;
+    g_variant_get(opened, "(v&o)", &output, &session);
+    /* The unlocked items come first; a locked one would need Unlock (and maybe a prompt). */
+    GVariant *unlocked = g_variant_get_child_value(found, 0);
+    if (g_variant_n_children(unlocked) == 0)
+        return 1;
+    const char *item = NULL;
+    g_variant_get_child(unlocked, 0, "&o", &item);
+
+    GVariant *secrets = g_dbus_proxy_call_sync(proxy, "GetSecrets",
+                                               g_variant_new("(^aoo)", (const char *[]){item, NULL}, session),
+                                               G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+    if (!secrets)
+        fail("GetSecrets", error);
+
+    /* a{o(oayays)}: item → (session, parameters, value, content type). */
+    GVariant *dict = g_variant_get_child_value(secrets, 0);
+    GVariant *secret = g_variant_lookup_value(dict, item, G_VARIANT_TYPE("(oayays)"));
+    if (!secret) {
+        fprintf(stderr, "bench-own-connection-floor: GetSecrets reply: no secret for %s\n", item);
+        return 2;
+    }
+    GVariant *value = g_variant_get_child_value(secret, 2);
+    gsize size = 0;
+    const void *bytes = g_variant_get_fixed_array(value, &size, 1);
+    fwrite(bytes, 1, size, stdout);
+    if (isatty(STDOUT_FILENO))
+        putchar('\n');
+    if (fflush(stdout) != 0)
+        return 2;
+
+    g_variant_unref(value);
+    g_variant_unref(secret);
+    g_variant_unref(dict);
+    g_variant_unref(secrets);
+    g_variant_unref(unlocked);
+    g_variant_unref(found);
+    g_variant_unref(output);
+    g_variant_unref(opened);
+    g_variant_unref(collections);
+    for (int i = 0; i < 2; i++) {
+        g_object_unref(setup[i].result);
+        g_object_unref(batch[i].result);
+    }
+    g_object_unref(connecting.result);
+    g_object_unref(service);
+    keyid_connection_close(connection);
+    return 0;
+}
