@@ -9,7 +9,7 @@ import Testing
 @Suite(
     "keyid's own D-Bus connection", .tags(.integration),
     .enabled(if: TestEnvironment.hasKeyring && TestEnvironment.provider == .gnomeKeyring),
-    .enabled(if: LibraryTests.probe.map { FileManager.default.isExecutableFile(atPath: $0) } == true))
+    .enabled(if: LibraryKeyringTests.probe.map { FileManager.default.isExecutableFile(atPath: $0) } == true))
 struct ConnectionTests {
     @Test(
         "the SecretService is on keyid's own connection, not the host's shared one, and asks for no signals, properties or start"
@@ -32,7 +32,7 @@ struct ConnectionTests {
             cat out; cat err >&2
             echo "--"
             cat monitor
-            """, environment: ["PROBE": LibraryTests.probe])
+            """, environment: ["PROBE": LibraryKeyringTests.probe])
         let (head, monitor) = Self.split(outcome.stdout)
         #expect(head.first == "status=0", "\(outcome.stdout)\(outcome.stderr)")
         let shared = head.count > 1 ? head[1] : ""
@@ -91,7 +91,7 @@ struct ConnectionTests {
             cat out; cat err >&2
             stop
             """,
-            environment: ["PROBE": LibraryTests.probe, "CONF": TestEnvironment.root + "/Tests/Harness/session.conf"])
+            environment: ["PROBE": LibraryKeyringTests.probe, "CONF": TestEnvironment.root + "/Tests/Harness/session.conf"])
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "status=0", "\(outcome.stdout)\(outcome.stderr)")
         #expect(lines.count == 4, "\(lines)")
@@ -130,7 +130,7 @@ struct ConnectionTests {
             kill "$(bus GetConnectionUnixProcessID string:org.freedesktop.secrets | awk '{print $2}')"
             echo "--"
             tail -n +"$((mark + 1))" monitor
-            """, environment: ["PROBE": LibraryTests.probe])
+            """, environment: ["PROBE": LibraryKeyringTests.probe])
         let (head, monitor) = Self.split(outcome.stdout)
         #expect(head.first == "status=0", "\(outcome.stdout)\(outcome.stderr)")
         #expect(head.count == 3 && head[1] == head[2], "\(head)")
