@@ -35,6 +35,12 @@ enum OptionValues {
         return value
     }
 
+    /// An item's label: what ``ItemDetails`` accepts.
+    static func label(_ text: String, source: String) throws(KeyIDError) -> String {
+        try ItemDetails(label: text).check(origin: source)
+        return text
+    }
+
     /// A name (`--collection`, `--user`): not empty, no control characters.
     static func name(_ text: String, source: String) throws(KeyIDError) -> String {
         if text.isEmpty { throw .usage("\(source) is empty") }

@@ -21,6 +21,8 @@ package struct ParsedOptions: Equatable, Sendable {
     package var collection: String?
     /// `--user`'s value, checked.
     package var user: String?
+    /// `--label`'s value, checked.
+    package var label: String?
 
     package init(
         values: [Option: String] = [:], flags: Set<Option> = [], argument: String? = nil, timeout: Double? = nil

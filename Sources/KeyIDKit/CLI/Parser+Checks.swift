@@ -42,6 +42,9 @@ extension Parser {
             options.user = try options.values[.user].map { text throws(KeyIDError) in
                 try OptionValues.name(text, source: Option.user.flag)
             }
+            options.label = try options.values[.label].map { text throws(KeyIDError) in
+                try OptionValues.label(text, source: Option.label.flag)
+            }
         } catch {
             throw usageError(error.fact, subcommand)
         }

@@ -19,6 +19,8 @@ package struct Settings: Equatable, Sendable {
     package var collection: String?
     /// `--user` or `KEYID_USER`: the user root acts for.
     package var user: String?
+    /// What a write stores beside the ID: `--label`.
+    package var details: ItemDetails
 
     /// Flags win over `KEYID_*` variables, which win over the built-in defaults. Only the
     /// variables `subcommand` reads are read and checked.
@@ -52,6 +54,7 @@ package struct Settings: Equatable, Sendable {
         backend = try Self.choice(options.backend, .backend, environment) ?? .secretService
         collection = try Self.name(options.collection, .collection, environment)
         user = try Self.name(options.user, .user, environment)
+        details = ItemDetails(label: options.label)
         if spec.takes(.backend) { try Self.checkSecretBackend(processEnvironment) }
     }
 

@@ -27,6 +27,10 @@ package enum CommandTable {
         summary:
             "print one JSON object with id, service, account, label, created and modified (and previous_id, reason and differs when an ID was replaced or stored elsewhere)",
         environment: nil)
+    static let label = OptionSpec(
+        option: .label, valueName: "TEXT", choices: [],
+        summary: "the label keyring managers show for the item (default: Device ID for SERVICE (ACCOUNT))",
+        environment: nil)
     static let noPrompt = OptionSpec(
         option: .noPrompt, valueName: nil, choices: [],
         summary: "never ask to unlock a locked keyring; fail with exit status 4 instead",
@@ -67,7 +71,9 @@ package enum CommandTable {
             abstract: "store a new random ID and print it",
             discussion:
                 "Creates a random version-4 UUID, stores it in the default keyring under the service and account attributes, and prints it. If an ID is already stored, nothing changes and the exit status is 3.",
-            options: [service, account, derive, format, json, backend, collection, user, noPrompt, timeout, help],
+            options: [
+                service, account, label, derive, format, json, backend, collection, user, noPrompt, timeout, help,
+            ],
             examples: [
                 ("keyid create --service com.example.agent", "mint the ID for one application"),
                 (
@@ -84,7 +90,7 @@ package enum CommandTable {
                 OptionSpec(
                     option: .create, valueName: nil, choices: [],
                     summary: "create and store an ID when none is stored", environment: nil),
-                service, account, onClone, format, json, backend, collection, user, noPrompt, timeout, help,
+                service, account, label, onClone, format, json, backend, collection, user, noPrompt, timeout, help,
             ],
             examples: [
                 ("keyid get --create", "print this machine's ID, creating it on first use"),
@@ -111,7 +117,7 @@ package enum CommandTable {
                 OptionSpec(
                     option: .value, valueName: "-", choices: ["-"],
                     summary: "read the new ID from standard input instead of making one", environment: nil),
-                service, account, derive, format, json, backend, collection, user, noPrompt, timeout, help,
+                service, account, label, derive, format, json, backend, collection, user, noPrompt, timeout, help,
             ],
             examples: [
                 ("keyid rotate", "give this machine a new ID"),
@@ -121,7 +127,7 @@ package enum CommandTable {
             subcommand: .list,
             abstract: "list the IDs keyid stored",
             discussion:
-                "Lists the items keyid stored, one line each with service, account, created and modified times, as a table; the IDs themselves only with --show. --service narrows the list to one service.",
+                "Lists the items keyid stored, one line each with service, account, created and modified times and label, as a table; the IDs themselves only with --show. --service narrows the list to one service.",
             options: [
                 service,
                 OptionSpec(

@@ -80,31 +80,25 @@ package final class FileStore: SecretStore {
         return items
     }
 
-    package func add(_ id: DeviceID, for key: ItemKey, binding: MachineBinding?) throws(KeyIDError) {
+    package func add(_ new: NewItem) throws(KeyIDError) {
         try SystemFailure.reported { () throws(SystemFailure) in
             let files = try directoryCreatingIfNeeded()
             files.removeStaleTemporaries(now: now())
             let time = now()
             let record = FileRecord(
-                secret: Array(id.uuidString.utf8), label: key.label, created: time, modified: time,
-                attributes: key.storedAttributes(binding: binding))
+                secret: new.secret, label: new.label, created: time, modified: time, attributes: new.attributes)
             try files.write(
-                record.serialized(), to: FileNames.fileName(for: key), unlessTaken: .alreadyExists(key))
+                record.serialized(), to: FileNames.fileName(for: new.key), unlessTaken: .alreadyExists(new.key))
         }
     }
 
     /// Rewrites the item's file once, with the new value and keyid's attributes.
-    package func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: MachineBinding?)
-        throws(KeyIDError)
-    {
-        try SystemFailure.reported { () throws(SystemFailure) in
-            try rewrite(item, with: id, for: key, binding: binding)
-        }
+    package func replace(_ item: StoredItem, with new: NewItem) throws(KeyIDError) {
+        try SystemFailure.reported { () throws(SystemFailure) in try rewrite(item, with: new) }
     }
 
-    private func rewrite(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: MachineBinding?)
-        throws(SystemFailure)
-    {
+    private func rewrite(_ item: StoredItem, with new: NewItem) throws(SystemFailure) {
+        let key = new.key
         let name = try fileName(of: item)
         guard FileNames.fileName(for: key) == name else {
             throw ItemDirectory.failure("cannot move the ID in \(item.handle) to another service or account")
@@ -120,8 +114,9 @@ package final class FileStore: SecretStore {
                 secret: bytes, label: item.label ?? key.label, created: item.created ?? mtime, modified: mtime,
                 attributes: item.attributes ?? Dictionary(uniqueKeysWithValues: key.attributes))
         }
-        record.secret = Array(id.uuidString.utf8)
-        record.attributes.merge(key.storedAttributes(binding: binding)) { _, new in new }
+        record.secret = new.secret
+        if let label = new.details.label { record.label = label }
+        record.attributes.merge(new.attributes) { _, replacement in replacement }
         record.modified = now()
         files.removeStaleTemporaries(now: now())
         try files.write(record.serialized(), to: name, unlessTaken: nil)
