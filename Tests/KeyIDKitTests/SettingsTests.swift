@@ -11,7 +11,8 @@ struct SettingsTests {
     ) throws -> Settings {
         try Settings(
             subcommand,
-            options: ParsedOptions(values: values, timeout: values[.timeout].flatMap(Double.init)),
+            options: ParsedOptions(
+                values: values, checked: values[.timeout].flatMap(Double.init).map { [.timeout: .seconds($0)] } ?? [:]),
             environment: ProcessEnvironment(environment, malformed: malformed))
     }
 

@@ -13,15 +13,15 @@ package enum CommandTable {
     static let service = OptionSpec(
         option: .service, valueName: "NAME", choices: [],
         summary: "the service attribute of the item (default: \(ItemKey.defaultService))",
-        environment: .service)
+        environment: .service, check: .itemName("the service name"))
     static let account = OptionSpec(
         option: .account, valueName: "NAME", choices: [],
         summary: "the account attribute of the item (default: \(ItemKey.defaultAccount))",
-        environment: .account)
+        environment: .account, check: .itemName("the account name"))
     static let format = OptionSpec(
         option: .format, valueName: "FORMAT", choices: IDFormat.allCases.map(\.rawValue),
         summary: "how to print the ID: uuid (default), upper, hex, urn, or env (KEYID_DEVICE_ID=...)",
-        environment: nil)
+        environment: nil, check: .choice(IDFormat.self))
     static let json = OptionSpec(
         option: .json, valueName: nil, choices: [],
         summary:
@@ -30,7 +30,7 @@ package enum CommandTable {
     static let label = OptionSpec(
         option: .label, valueName: "TEXT", choices: [],
         summary: "the label keyring managers show for the item (default: Device ID for SERVICE (ACCOUNT))",
-        environment: nil)
+        environment: nil, check: .label)
     static let noPrompt = OptionSpec(
         option: .noPrompt, valueName: nil, choices: [],
         summary: "never ask to unlock a locked keyring; fail with exit status 4 instead",
@@ -38,31 +38,31 @@ package enum CommandTable {
     static let timeout = OptionSpec(
         option: .timeout, valueName: "SECONDS", choices: [],
         summary: "give up after this many seconds with exit status 6 (default: \(Int(defaultTimeout)))",
-        environment: .timeout)
+        environment: .timeout, check: .timeout)
     static let help = OptionSpec(
         option: .help, valueName: nil, choices: [], summary: "show this help", environment: nil)
     static let backend = OptionSpec(
         option: .backend, valueName: "BACKEND", choices: BackendChoice.allCases.map(\.rawValue),
         summary: "where IDs live: secret-service (default) or file, for machines without one",
-        environment: .backend)
+        environment: .backend, check: .choice(BackendChoice.self))
     static let derive = OptionSpec(
         option: .derive, valueName: "APP", choices: [],
         summary: "store the ID derived from this machine and the application ID APP, not a random one",
-        environment: nil)
+        environment: nil, check: .application)
     static let onClone = OptionSpec(
         option: .onClone, valueName: "ACTION", choices: ClonePolicy.allCases.map(\.rawValue),
         summary: "when the ID was stored on another machine: warn (default), fail (exit 9) or rotate",
-        environment: .onClone)
+        environment: .onClone, check: .choice(ClonePolicy.self))
 
     static let collection = OptionSpec(
         option: .collection, valueName: "NAME", choices: [],
         summary:
             "the keyring to search and store in, by alias (default, login) or label (default: search every keyring, store in the default one)",
-        environment: .collection)
+        environment: .collection, check: .name)
     static let user = OptionSpec(
         option: .user, valueName: "NAME", choices: [],
         summary: "act as this user, for root: their session bus, keyring, lock and files",
-        environment: .user)
+        environment: .user, check: .name)
 
     /// Every subcommand, in the order help lists them.
     package static let subcommands: [SubcommandSpec] = [
@@ -116,7 +116,8 @@ package enum CommandTable {
             options: [
                 OptionSpec(
                     option: .value, valueName: "-", choices: ["-"],
-                    summary: "read the new ID from standard input instead of making one", environment: nil),
+                    summary: "read the new ID from standard input instead of making one", environment: nil,
+                    check: .standardInput),
                 service, account, label, derive, format, json, backend, collection, user, noPrompt, timeout, help,
             ],
             examples: [

@@ -1,4 +1,6 @@
-/// One option as the help, the manual page and the completions describe it.
+/// One option, declared once: its spelling (``option``), its value's placeholder and choices,
+/// its help line, its variable and how its value is checked. The parser, ``Settings``, the
+/// help, the manual page, the completions and the README's tests read it.
 package struct OptionSpec: Sendable {
     package let option: Option
     /// The placeholder for the option's value, or `nil` for a flag.
@@ -9,6 +11,20 @@ package struct OptionSpec: Sendable {
     package let summary: String
     /// The environment variable that supplies a default, if any.
     package let environment: EnvironmentVariable?
+    /// How the option's value (given, or from ``environment``) is checked; `nil` for a flag.
+    package let check: ValueCheck?
+
+    package init(
+        option: Option, valueName: String?, choices: [String], summary: String, environment: EnvironmentVariable?,
+        check: ValueCheck? = nil
+    ) {
+        self.option = option
+        self.valueName = valueName
+        self.choices = choices
+        self.summary = summary
+        self.environment = environment
+        self.check = check
+    }
 
     package var flag: String { option.flag }
 }
