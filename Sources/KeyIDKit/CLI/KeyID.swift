@@ -82,12 +82,12 @@ package enum KeyID {
             settings.allowPrompt = false
             settings.onClone = .warn
         }
-        // The machine ID is read at most once a run, and only when something needs it.
-        var context = context
-        context.machineID = DeviceIDs.once(context.machineID)
-        let ids = context.deviceIDs(settings, onPrompt: context.usesWatchdog ? deadlineMessages(settings) : nil)
+        let ids = try context.deviceIDs(settings, onPrompt: context.usesWatchdog ? deadlineMessages(settings) : nil)
+        // Kept until the process exits: taking a libsecret connection apart costs a run about
+        // 0.3 ms, and the kernel closes it at exit anyway.
+        if context.usesWatchdog { keptUntilExit.withLock { $0.append(ids) } }
         let derived = try settings.application.map { application throws(KeyIDError) in
-            try context.machineID().appSpecific(application)
+            try ids.machineID().appSpecific(application)
         }
         switch subcommand {
         case .derive: return DeriveCommand.run(settings, derived)
@@ -98,7 +98,7 @@ package enum KeyID {
         case .list: return try ListCommand.run(settings, ids)
         case .doctor:
             var failure: SystemCallError?
-            var result = try DoctorCommand.run(settings, ids, context) { line in
+            var result = try DoctorCommand.run(settings, ids, context.environment) { line in
                 guard failure == nil else { return }
                 do throws(SystemCallError) { try context.stdout.write(line) } catch { failure = error }
             }
@@ -106,6 +106,8 @@ package enum KeyID {
             return result
         }
     }
+
+    private static let keptUntilExit = ThreadLock<[DeviceIDs]>([])
 
     /// What a prompt starting and ending does to the run's deadline message, which says what
     /// the run was waiting for.

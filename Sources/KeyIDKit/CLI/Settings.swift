@@ -19,6 +19,9 @@ package struct Settings: Equatable, Sendable {
     package var collection: String?
     /// `--user` or `KEYID_USER`: the user root acts for.
     package var user: String?
+    /// `KEYID_MACHINE_ID_FILE`: the file the machine ID is read from instead of
+    /// `/etc/machine-id` (the library's ``DeviceIDs/Options/machineIDFile``).
+    package var machineIDFile: String?
     /// What a write stores beside the ID: `--label`.
     package var details: ItemDetails
 
@@ -52,6 +55,7 @@ package struct Settings: Equatable, Sendable {
         collection = try resolved(CommandTable.collection)?.text
         user = try resolved(CommandTable.user)?.text
         details = ItemDetails(label: options.checked[.label]?.text)
+        machineIDFile = try environment.value(.machineIDFile).flatMap { $0.isEmpty ? nil : $0 }
         if spec.takes(.backend) { try Self.checkSecretBackend(processEnvironment) }
     }
 
@@ -80,8 +84,10 @@ package struct Settings: Equatable, Sendable {
 
     /// The library's options these settings stand for.
     var libraryOptions: DeviceIDs.Options {
-        DeviceIDs.Options(
+        var options = DeviceIDs.Options(
             allowsPrompt: allowPrompt, timeout: .seconds(timeout), collection: collection, onClone: onClone)
+        options.machineIDFile = machineIDFile
+        return options
     }
 
     /// libsecret (and so `secret-tool`) hangs on an unknown `SECRET_BACKEND`; keyid, which

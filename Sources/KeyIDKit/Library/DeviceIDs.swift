@@ -20,7 +20,7 @@
 /// wait (for a D-Bus reply, a prompt, keyid's lock) is bounded by ``Options/timeout``.
 ///
 /// The session's variables (`DBUS_SESSION_BUS_ADDRESS`, `XDG_RUNTIME_DIR`, `HOME`, ...) are
-/// read when the instance is made; the machine ID from `/etc/machine-id`, and the other
+/// read when the instance is made; the machine ID from ``Options/machineIDFile``, and the other
 /// ``MachineSignal``s from their files, each once and only when needed. GLib moves
 /// D-Bus messages on a thread of its own, which a child made by `fork` does not have: once a
 /// process has connected, the Secret Service is for it alone, and a child's calls fail at
@@ -61,6 +61,10 @@ public final class DeviceIDs: Sendable {
         /// for a person), and with `false` once it is over. It runs while the instance is
         /// busy: it must not call the instance.
         public var promptObserver: (@Sendable (Bool) -> Void)?
+        /// The file the machine ID is read from (new IDs are bound to it); `nil` (the default):
+        /// `/etc/machine-id`. The `keyid` command sets it from its variable for a machine-ID
+        /// file; a program that wants another file sets it here.
+        public var machineIDFile: String?
 
         /// Options with the given values; each defaults as described on its property.
         public init(
@@ -83,20 +87,22 @@ public final class DeviceIDs: Sendable {
     /// opened until the first call. Throws ``KeyIDError/usage(_:)`` for an option out of
     /// range (a timeout that is not positive, an empty collection name).
     public convenience init(backend: Backend = .secretService, options: Options = Options()) throws(KeyIDError) {
-        try Self.check(options)
         // The session's variables as they are now: later changes to the process environment
         // (or another thread's setenv) do not reach the instance.
         let environment = ProcessEnvironment.snapshot(of: SystemVariable.allCases.map(\.rawValue))
+        try self.init(backend: backend, options: options, dependencies: .system(environment))
+    }
+
+    /// An instance over `backend` with what `dependencies` provide: the initialiser programs
+    /// use, and the `keyid` command with the system's dependencies (or a test's).
+    package convenience init(backend: Backend, options: Options, dependencies: Dependencies) throws(KeyIDError) {
+        try Self.check(options)
+        let machineIDFile = options.machineIDFile ?? MachineID.defaultPath
         self.init(
-            options: options, store: { Self.store(for: backend, options, environment) },
-            serializer: LockFileSerializer(waitingAtMost: options.timeout) { () throws(KeyIDError) in
-                try Locations.lockDirectory(environment)
-            },
-            generate: DeviceID.random,
-            machineID: { () throws(KeyIDError) in
-                try SystemFailure.reported { () throws(SystemFailure) in try MachineID.read(from: MachineID.defaultPath)
-                }
-            }, signal: { $0.read() })
+            options: options, store: { () throws(KeyIDError) in try dependencies.openStore(backend, options) },
+            serializer: dependencies.serializer(options), generate: dependencies.generate,
+            machineID: { () throws(KeyIDError) in try dependencies.readMachineID(machineIDFile) },
+            signal: dependencies.readSignal)
     }
 
     /// The store `backend` and `options` describe: the one both the library and the `keyid`
@@ -184,6 +190,10 @@ public final class DeviceIDs: Sendable {
         /// The machine's signals, each read on first use and kept: they do not change while a
         /// program runs.
         let signals: MachineSignals
+        /// The machine ID, read on first use and kept: the one memo of it.
+        let machineID: () throws(KeyIDError) -> MachineID
+        /// The other signals, each read on first use and kept.
+        let signal: (MachineSignal) -> [UInt8]?
         var store: (any SecretStore)?
 
         init(
@@ -199,6 +209,8 @@ public final class DeviceIDs: Sendable {
                 uniqueKeysWithValues: MachineSignal.allCases.map { which in
                     (which, DeviceIDs.once { () throws(KeyIDError) in signal(which) })
                 })
+            self.machineID = machine
+            self.signal = { (try? values[$0]?()) ?? nil }
             signals = MachineSignals(machineID: { try? machine() }, value: { (try? values[$0]?()) ?? nil })
         }
 
@@ -231,6 +243,17 @@ public final class DeviceIDs: Sendable {
                 return try body(useCases)
             }
         }
+    }
+
+    /// This machine's ID, read once per instance (the error too, when it cannot be read).
+    package func machineID() throws(KeyIDError) -> MachineID {
+        try state.withLock { (parts: inout Parts) throws(KeyIDError) -> MachineID in try parts.machineID() }
+    }
+
+    /// Whether this machine offers `signal` to the user running the program.
+    package func canRead(_ signal: MachineSignal) -> Bool {
+        if signal == .machineID { return (try? machineID()) != nil }
+        return state.withLock { (parts: inout Parts) in parts.signal(signal) != nil }
     }
 
     /// Runs `body` with the store, one call at a time.
