@@ -97,7 +97,7 @@ struct ParserTests {
             (["get", "--timeout", "0"], "invalid --timeout"),
             (["get", "--timeout", "-1"], "invalid --timeout"),
             (["get", "--timeout", "1e3"], "invalid --timeout"),
-            (["get", "--timeout", "99999"], "invalid --timeout"),
+            (["get", "--timeout", "9999999"], "invalid --timeout"),
             (["get", "extra"], "unexpected argument 'extra'"),
             (["get", "-x"], "unknown option '-x'"),
             (["get", "--", "x"], "unexpected argument 'x'"),

@@ -133,9 +133,7 @@ package enum KeyID {
         "timed out after \(shown(seconds)) s waiting for an unlock prompt nobody answered; answer it, run with --no-prompt to fail at once instead, or use --timeout to wait longer"
     }
 
-    private static func shown(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-    }
+    private static func shown(_ seconds: Double) -> String { Duration.seconds(seconds).secondsText }
 
     /// Writes the result to standard output. Output is part of the result: a failed write is
     /// exit 8 with one line on standard error, saying what the run had already changed; a

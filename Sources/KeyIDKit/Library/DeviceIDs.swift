@@ -168,7 +168,7 @@ public final class DeviceIDs: Sendable {
     package static let defaultTimeout = Options().timeout
 
     /// The longest timeout: what `poll` can wait in one call (about 24 days).
-    static let longestTimeout = Duration.milliseconds(Int32.max)
+    package static let longestTimeout = Duration.milliseconds(Int32.max)
 
     static func check(_ options: Options) throws(KeyIDError) {
         guard options.timeout > .zero, options.timeout <= longestTimeout else {

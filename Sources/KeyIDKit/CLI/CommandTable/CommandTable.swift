@@ -3,8 +3,9 @@
 package enum CommandTable {
     /// The default of `--timeout`, in seconds: the library's.
     package static let defaultTimeout = Double(DeviceIDs.defaultTimeout.components.seconds)
-    /// The largest `--timeout` accepted, in seconds.
-    package static let maximumTimeout = 3600.0
+    /// The largest `--timeout` accepted, in seconds: the library's longest timeout, in whole
+    /// seconds (one range for both).
+    package static let maximumTimeout = Double(DeviceIDs.longestTimeout.components.seconds)
     /// What keyid does, in one line: the help's first line and the manual page's NAME.
     package static let tagline = "keep a persistent device ID in the Secret Service"
     /// The abstract of `keyid help`, listed with the subcommands.
