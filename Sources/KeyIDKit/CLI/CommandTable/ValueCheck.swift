@@ -29,12 +29,10 @@ package struct ValueCheck: Sendable {
         return .id(id)
     }
 
-    /// A name (`--collection`, `--user`): not empty, no control characters.
+    /// A name (`--collection`, `--user`): ``ItemKey/validate(_:origin:limit:shown:)``'s check,
+    /// without a length limit, quoting the name.
     static let name = ValueCheck { text, source throws(KeyIDError) in
-        if text.isEmpty { throw .usage("\(source.name) is empty") }
-        if text.unicodeScalars.contains(where: DisplayText.isControl) {
-            throw .usage("\(source.name) '\(Parser.printable(text))' contains a control character")
-        }
+        try ItemKey.validate(text, origin: source.name, limit: nil, shown: Parser.printable(text))
         return .text(text)
     }
 
