@@ -24,10 +24,10 @@ struct SingleSourceTests {
         func count(_ text: String) -> Int { cli.values.map { $0.components(separatedBy: text).count - 1 }.reduce(0, +) }
         #expect(count("DeviceIDs.Options(") == 1, "the options are made by Settings.libraryOptions alone")
         #expect(count("libraryOptions") == 2, "defined once, read once (Context.deviceIDs)")
-        #expect(count("deviceIDs(") == 2, "defined once, called once (KeyID.perform)")
+        #expect(count("deviceIDs(") == 2, "defined once, called once (KeyIDCommand.callLibrary)")
         #expect(count("promptObserver") == 1, "the one hook is handed over in Context.deviceIDs")
         let context = try #require(cli["Context.swift"])
-        for name in ["Watchdog.", "KeyID.", "secretServiceStore", "FileStore("] {
+        for name in ["Watchdog.", "KeyIDCommand.", "secretServiceStore", "FileStore("] {
             #expect(!context.contains(name), "the store is opened by the library, with no message of the command's")
         }
     }

@@ -108,7 +108,7 @@ struct InProcess {
                 }, readSignal: { signals[$0].map { Array($0.utf8) } }),
             usesWatchdog: false,
             actAs: { name throws(KeyIDError) in throw .usage("--user: there is no user named '\(name)'") })
-        let status = KeyID.run(arguments, context: context)
+        let status = KeyIDCommand.run(arguments, context: context)
         return Outcome(status: status, stdout: stdout.text, stderr: stderr.text)
     }
 }

@@ -1,5 +1,6 @@
-/// keyid's entry point: parse, check, run, and decide the output and exit status in one place.
-package enum KeyID {
+/// The `keyid` command: parse, check, call the library, and decide the output and exit status
+/// in one place.
+package enum KeyIDCommand {
     /// Runs one command line (without the program name) and returns the exit status.
     package static func run(_ arguments: [String], context: Context) -> Int32 {
         let invocation: Invocation
@@ -14,7 +15,7 @@ package enum KeyID {
         case .help(let subcommand):
             return deliver(HelpText.render(subcommand), change: nil, context) ?? 0
         case .run(let subcommand, let options):
-            return execute(subcommand, options, context)
+            return runSubcommand(subcommand, options, context)
         }
     }
 
@@ -32,7 +33,9 @@ package enum KeyID {
         return run(arguments, context: context)
     }
 
-    private static func execute(_ subcommand: Subcommand, _ options: ParsedOptions, _ context: Context) -> Int32 {
+    /// Runs a parsed subcommand: its settings, the deadline, the library call, then the
+    /// output and the exit status.
+    private static func runSubcommand(_ subcommand: Subcommand, _ options: ParsedOptions, _ context: Context) -> Int32 {
         let settings: Settings
         let value: DeviceID?
         do {
@@ -52,7 +55,7 @@ package enum KeyID {
         }
         let outcome: Result<CommandResult, KeyIDError>
         do {
-            outcome = .success(try perform(subcommand, settings, value, context))
+            outcome = .success(try callLibrary(subcommand, settings, value, context))
         } catch {
             outcome = .failure(error)
         }
@@ -70,7 +73,10 @@ package enum KeyID {
         }
     }
 
-    private static func perform(_ subcommand: Subcommand, _ settings: Settings, _ value: DeviceID?, _ context: Context)
+    /// Acts as `--user`'s user, builds the library and calls it for the subcommand.
+    private static func callLibrary(
+        _ subcommand: Subcommand, _ settings: Settings, _ value: DeviceID?, _ context: Context
+    )
         throws(KeyIDError) -> CommandResult
     {
         // Before anything is opened; inside the deadline, since looking the user up may wait
