@@ -81,7 +81,7 @@ public final class DeviceIDs: Sendable {
 
     /// The options this instance was made with.
     public let options: Options
-    private let state: ThreadLock<Parts>
+    private let state: ThreadLock<OpenedOnce>
 
     /// An instance over `backend` (the Secret Service unless told otherwise). Nothing is
     /// opened until the first call. Throws ``KeyIDError/usage(_:)`` for an option out of
@@ -160,7 +160,8 @@ public final class DeviceIDs: Sendable {
     ) {
         self.options = options
         state = ThreadLock(
-            Parts(makeStore: store, serializer: serializer, generate: generate, machineID: machineID, signal: signal))
+            OpenedOnce(
+                makeStore: store, serializer: serializer, generate: generate, machineID: machineID, signal: signal))
     }
 
     /// The timeout of ``Options`` unless one is given (the one place it is written: the
@@ -179,11 +180,11 @@ public final class DeviceIDs: Sendable {
         }
     }
 
-    // MARK: - The parts, used one call at a time
+    // MARK: - What is opened once, used one call at a time
 
     /// What the instance opened and read once: its store (with the connection and session),
     /// and the machine's signals. Reached only through ``state``'s lock, one call at a time.
-    private final class Parts: @unchecked Sendable {
+    private final class OpenedOnce: @unchecked Sendable {
         let makeStore: () throws(KeyIDError) -> any SecretStore
         let serializer: any WriteSerializer
         let generate: () -> DeviceID
@@ -232,14 +233,14 @@ public final class DeviceIDs: Sendable {
     /// reconnects and `body` runs once more; a write the provider may have carried out is
     /// never repeated.
     func run<T: Sendable>(_ body: (DeviceIDUseCases) throws(KeyIDError) -> T) throws(KeyIDError) -> T {
-        try state.withLock { (parts: inout Parts) throws(KeyIDError) -> T in
-            let useCases = try parts.useCases()
-            parts.store?.beginOperation()
+        try state.withLock { (opened: inout OpenedOnce) throws(KeyIDError) -> T in
+            let useCases = try opened.useCases()
+            opened.store?.beginOperation()
             do throws(KeyIDError) {
                 return try body(useCases)
             } catch {
-                guard parts.store?.reconnect(after: error) == true else { throw error }
-                parts.store?.beginOperation()
+                guard opened.store?.reconnect(after: error) == true else { throw error }
+                opened.store?.beginOperation()
                 return try body(useCases)
             }
         }
@@ -247,20 +248,20 @@ public final class DeviceIDs: Sendable {
 
     /// This machine's ID, read once per instance (the error too, when it cannot be read).
     package func machineID() throws(KeyIDError) -> MachineID {
-        try state.withLock { (parts: inout Parts) throws(KeyIDError) -> MachineID in try parts.machineID() }
+        try state.withLock { (opened: inout OpenedOnce) throws(KeyIDError) -> MachineID in try opened.machineID() }
     }
 
     /// Whether this machine offers `signal` to the user running the program.
     package func canRead(_ signal: MachineSignal) -> Bool {
         if signal == .machineID { return (try? machineID()) != nil }
-        return state.withLock { (parts: inout Parts) in parts.signal(signal) != nil }
+        return state.withLock { (opened: inout OpenedOnce) in opened.signal(signal) != nil }
     }
 
     /// Runs `body` with the store, one call at a time.
     func inspect(_ body: (any SecretStore) -> Void) throws(KeyIDError) {
-        try state.withLock { (parts: inout Parts) throws(KeyIDError) in
-            _ = try parts.useCases()
-            if let store = parts.store { body(store) }
+        try state.withLock { (opened: inout OpenedOnce) throws(KeyIDError) in
+            _ = try opened.useCases()
+            if let store = opened.store { body(store) }
         }
     }
 }
