@@ -66,6 +66,16 @@ struct LabelTests {
         #expect(keyid.store.entries.isEmpty)
     }
 
+    @Test("get --label without --create is refused: get stores nothing then")
+    func getWithoutCreate() {
+        let keyid = InProcess()
+        let outcome = keyid.run("get", "--label", "x")
+        #expect(outcome.status == 2)
+        #expect(
+            outcome.stderr
+                == "keyid: --label names the item get stores: use it with --create; see 'keyid get --help'\n")
+    }
+
     @Test("the library refuses a label with a control character before it touches the store")
     func library() throws {
         let store = MemoryStore()

@@ -30,7 +30,8 @@ package enum CommandTable {
         environment: nil)
     static let label = OptionSpec(
         option: .label, valueName: "TEXT", choices: [],
-        summary: "the label keyring managers show for the item (default: Device ID for SERVICE (ACCOUNT))",
+        summary:
+            "the label keyring managers show for the item it stores (default: Device ID for SERVICE (ACCOUNT))",
         environment: nil, check: .label)
     static let noPrompt = OptionSpec(
         option: .noPrompt, valueName: nil, choices: [],
