@@ -66,7 +66,7 @@ package struct Settings: Equatable, Sendable {
         throws(KeyIDError) -> OptionValue?
     {
         if let given = options.checked[option.option] { return given }
-        guard let variable = option.environment, let check = option.check,
+        guard let variable = option.variable, let check = option.check,
             let text = try environment.value(variable), !text.isEmpty
         else { return nil }
         return try check.check(text, .variable(variable))

@@ -14,57 +14,57 @@ package enum CommandTable {
     static let service = OptionSpec(
         option: .service, valueName: "NAME", choices: [],
         summary: "the service attribute of the item (default: \(ItemKey.defaultService))",
-        environment: .service, check: .itemName("the service name"))
+        variable: .service, check: .itemName("the service name"))
     static let account = OptionSpec(
         option: .account, valueName: "NAME", choices: [],
         summary: "the account attribute of the item (default: \(ItemKey.defaultAccount))",
-        environment: .account, check: .itemName("the account name"))
+        variable: .account, check: .itemName("the account name"))
     static let format = OptionSpec(
         option: .format, valueName: "FORMAT", choices: IDFormat.allCases.map(\.rawValue),
         summary: "how to print the ID: uuid (default), upper, hex, urn, or env (KEYID_DEVICE_ID=...)",
-        environment: nil, check: .choice(IDFormat.self))
+        variable: nil, check: .choice(IDFormat.self))
     static let json = OptionSpec(
         option: .json, valueName: nil, choices: [],
         summary:
             "print one JSON object with id, service, account, label, created and modified (and previous_id, reason and differs when an ID was replaced or stored elsewhere)",
-        environment: nil)
+        variable: nil)
     static let label = OptionSpec(
         option: .label, valueName: "TEXT", choices: [],
         summary:
             "the label keyring managers show for the item it stores (default: Device ID for SERVICE (ACCOUNT))",
-        environment: nil, check: .label)
+        variable: nil, check: .label)
     static let noPrompt = OptionSpec(
         option: .noPrompt, valueName: nil, choices: [],
         summary: "never ask to unlock a locked keyring; fail with exit status 4 instead",
-        environment: nil)
+        variable: nil)
     static let timeout = OptionSpec(
         option: .timeout, valueName: "SECONDS", choices: [],
         summary: "give up after this many seconds with exit status 6 (default: \(Int(defaultTimeout)))",
-        environment: .timeout, check: .timeout)
+        variable: .timeout, check: .timeout)
     static let help = OptionSpec(
-        option: .help, valueName: nil, choices: [], summary: "show this help", environment: nil)
+        option: .help, valueName: nil, choices: [], summary: "show this help", variable: nil)
     static let backend = OptionSpec(
         option: .backend, valueName: "BACKEND", choices: BackendChoice.allCases.map(\.rawValue),
         summary: "where IDs live: secret-service (default) or file, for machines without one",
-        environment: .backend, check: .choice(BackendChoice.self))
+        variable: .backend, check: .choice(BackendChoice.self))
     static let derive = OptionSpec(
         option: .derive, valueName: "APP", choices: [],
         summary: "store the ID derived from this machine and the application ID APP, not a random one",
-        environment: nil, check: .application)
+        variable: nil, check: .application)
     static let onClone = OptionSpec(
         option: .onClone, valueName: "ACTION", choices: ClonePolicy.allCases.map(\.rawValue),
         summary: "when the ID was stored on another machine: warn (default), fail (exit 9) or rotate",
-        environment: .onClone, check: .choice(ClonePolicy.self))
+        variable: .onClone, check: .choice(ClonePolicy.self))
 
     static let collection = OptionSpec(
         option: .collection, valueName: "NAME", choices: [],
         summary:
             "the keyring to search and store in, by alias (default, login) or label (default: search every keyring, store in the default one)",
-        environment: .collection, check: .name)
+        variable: .collection, check: .name)
     static let user = OptionSpec(
         option: .user, valueName: "NAME", choices: [],
         summary: "act as this user, for root: their session bus, keyring, lock and files",
-        environment: .user, check: .name)
+        variable: .user, check: .name)
 
     /// Every subcommand, in the order help lists them.
     package static let subcommands: [SubcommandSpec] = [
@@ -91,7 +91,7 @@ package enum CommandTable {
             options: [
                 OptionSpec(
                     option: .create, valueName: nil, choices: [],
-                    summary: "create and store an ID when none is stored", environment: nil),
+                    summary: "create and store an ID when none is stored", variable: nil),
                 service, account, label, onClone, format, json, backend, collection, user, noPrompt, timeout, help,
             ],
             examples: [
@@ -106,7 +106,7 @@ package enum CommandTable {
             options: [
                 OptionSpec(
                     option: .force, valueName: nil, choices: [],
-                    summary: "succeed when no ID is stored", environment: nil),
+                    summary: "succeed when no ID is stored", variable: nil),
                 service, account, backend, collection, user, noPrompt, timeout, help,
             ],
             examples: [("keyid delete --force", "remove the ID if there is one, as before capturing a disk image")]),
@@ -118,7 +118,7 @@ package enum CommandTable {
             options: [
                 OptionSpec(
                     option: .value, valueName: "-", choices: ["-"],
-                    summary: "read the new ID from standard input instead of making one", environment: nil,
+                    summary: "read the new ID from standard input instead of making one", variable: nil,
                     check: .standardInput),
                 service, account, label, derive, format, json, backend, collection, user, noPrompt, timeout, help,
             ],
@@ -134,11 +134,11 @@ package enum CommandTable {
             options: [
                 service,
                 OptionSpec(
-                    option: .show, valueName: nil, choices: [], summary: "also print each ID", environment: nil),
+                    option: .show, valueName: nil, choices: [], summary: "also print each ID", variable: nil),
                 OptionSpec(
                     option: .json, valueName: nil, choices: [],
                     summary: "print one JSON array of objects with service, account, label, created and modified",
-                    environment: nil),
+                    variable: nil),
                 backend, collection, user, noPrompt, timeout, help,
             ],
             examples: [("keyid list --show", "every ID keyid keeps, with its value")]),
@@ -162,7 +162,7 @@ package enum CommandTable {
     /// Options accepted before any subcommand.
     package static let globalOptions: [OptionSpec] = [
         help,
-        OptionSpec(option: .version, valueName: nil, choices: [], summary: "print the version", environment: nil),
+        OptionSpec(option: .version, valueName: nil, choices: [], summary: "print the version", variable: nil),
     ]
 
     /// The spec of one subcommand.
@@ -187,12 +187,12 @@ package enum CommandTable {
     }()
 
     /// Every environment variable keyid reads that a user sets, with what it does.
-    package static var environment: [(name: String, summary: String)] {
-        EnvironmentVariable.allCases.map { ($0.rawValue, $0.summary) } + sessionEnvironment
+    package static var documentedVariables: [(name: String, summary: String)] {
+        EnvironmentVariable.allCases.map { ($0.rawValue, $0.summary) } + sessionVariables
     }
 
     /// The session's variables a user sets that keyid reads, with what each does for keyid.
-    package static var sessionEnvironment: [(name: String, summary: String)] {
+    package static var sessionVariables: [(name: String, summary: String)] {
         SystemVariable.allCases.compactMap { variable in summary(of: variable).map { (variable.rawValue, $0) } }
     }
 

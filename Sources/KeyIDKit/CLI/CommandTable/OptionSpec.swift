@@ -10,19 +10,19 @@ package struct OptionSpec: Sendable {
     /// One line for help texts and completions.
     package let summary: String
     /// The environment variable that supplies a default, if any.
-    package let environment: EnvironmentVariable?
-    /// How the option's value (given, or from ``environment``) is checked; `nil` for a flag.
+    package let variable: EnvironmentVariable?
+    /// How the option's value (given, or from ``variable``) is checked; `nil` for a flag.
     package let check: ValueCheck?
 
     package init(
-        option: Option, valueName: String?, choices: [String], summary: String, environment: EnvironmentVariable?,
+        option: Option, valueName: String?, choices: [String], summary: String, variable: EnvironmentVariable?,
         check: ValueCheck? = nil
     ) {
         self.option = option
         self.valueName = valueName
         self.choices = choices
         self.summary = summary
-        self.environment = environment
+        self.variable = variable
         self.check = check
     }
 
