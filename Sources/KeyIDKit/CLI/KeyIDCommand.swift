@@ -89,8 +89,8 @@ package enum KeyIDCommand {
             settings.onClone = .warn
         }
         let ids = try context.deviceIDs(settings, onPrompt: context.usesWatchdog ? deadlineMessages(settings) : nil)
-        // Kept until the process exits: taking a libsecret connection apart costs a run about
-        // 0.3 ms, and the kernel closes it at exit anyway.
+        // The process keeps the instance until it exits: the kernel closes the connection then,
+        // cheaper than taking it apart (doc/PERFORMANCE.md).
         if context.usesWatchdog { keptUntilExit.withLock { $0.append(ids) } }
         let derived = try settings.application.map { application throws(KeyIDError) in
             try ids.machineID().appSpecific(application)
