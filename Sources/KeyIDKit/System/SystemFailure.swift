@@ -2,7 +2,7 @@
 /// machine ID file, the file backend, user accounts): the ``outcome`` the library reports,
 /// and the failed C call behind it (``systemCall``), for tests and callers that tell one
 /// `errno` from another.
-package struct SystemFailure: Error, Equatable, Sendable {
+package struct SystemFailure: ReportableFailure, Equatable, Sendable {
     /// What the library reports.
     package var outcome: KeyIDError
     /// The C call that failed and its `errno`; `nil` for a refusal keyid made itself (a link,
@@ -16,13 +16,4 @@ package struct SystemFailure: Error, Equatable, Sendable {
 
     /// The `errno` of the failed call, if one failed.
     package var errno: Int32? { systemCall?.errno }
-
-    /// `body`'s result; a failure is thrown as its ``outcome``.
-    package static func reported<T>(_ body: () throws(SystemFailure) -> T) throws(KeyIDError) -> T {
-        do throws(SystemFailure) {
-            return try body()
-        } catch {
-            throw error.outcome
-        }
-    }
 }
