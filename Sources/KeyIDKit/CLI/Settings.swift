@@ -40,18 +40,18 @@ package struct Settings: Equatable, Sendable {
         func resolved(_ option: OptionSpec) throws(KeyIDError) -> OptionValue? {
             try Self.resolved(option, options, environment)
         }
-        format = options.checked[.format]?.choice() ?? .uuid
+        format = try resolved(CommandTable.format)!.choice()!
         json = options.flags.contains(.json)
         create = options.flags.contains(.create)
         force = options.flags.contains(.force)
         valueFromInput = options.values[.value] != nil
         allowPrompt = !options.flags.contains(.noPrompt)
-        timeout = try resolved(CommandTable.timeout)?.seconds ?? CommandTable.defaultTimeout
+        timeout = try resolved(CommandTable.timeout)!.seconds!
         show = options.flags.contains(.show)
         serviceFilter = serviceGiven ? service.value : nil
         application = options.checked[.derive]?.id
-        onClone = try resolved(CommandTable.onClone)?.choice() ?? .warn
-        backend = try resolved(CommandTable.backend)?.choice() ?? .secretService
+        onClone = try resolved(CommandTable.onClone)!.choice()!
+        backend = try resolved(CommandTable.backend)!.choice()!
         collection = try resolved(CommandTable.collection)?.text
         user = try resolved(CommandTable.user)?.text
         details = ItemDetails(label: options.checked[.label]?.text)
@@ -61,14 +61,15 @@ package struct Settings: Equatable, Sendable {
 
     /// The option's checked value when it was given; else its variable's value, when set and
     /// not empty, checked by the same ``OptionSpec/check`` (the variable is read only when the
-    /// option was not given).
+    /// option was not given); else its ``OptionSpec/defaultValue``. An option declared with a
+    /// default always has a value.
     private static func resolved(_ option: OptionSpec, _ options: ParsedOptions, _ environment: SubcommandEnvironment)
         throws(KeyIDError) -> OptionValue?
     {
         if let given = options.checked[option.option] { return given }
         guard let variable = option.variable, let check = option.check,
             let text = try environment.value(variable), !text.isEmpty
-        else { return nil }
+        else { return option.defaultValue }
         return try check.check(text, .variable(variable))
     }
 

@@ -22,7 +22,7 @@ package enum CommandTable {
     static let format = OptionSpec(
         option: .format, valueName: "FORMAT", choices: IDFormat.allCases.map(\.rawValue),
         summary: "how to print the ID: uuid (default), upper, hex, urn, or env (KEYID_DEVICE_ID=...)",
-        variable: nil, check: .choice(IDFormat.self))
+        variable: nil, check: .choice(IDFormat.self), default: .text(IDFormat.uuid.rawValue))
     static let json = OptionSpec(
         option: .json, valueName: nil, choices: [],
         summary:
@@ -40,13 +40,14 @@ package enum CommandTable {
     static let timeout = OptionSpec(
         option: .timeout, valueName: "SECONDS", choices: [],
         summary: "give up after this many seconds with exit status 6 (default: \(Int(defaultTimeout)))",
-        variable: .timeout, check: .timeout)
+        variable: .timeout, check: .timeout, default: .seconds(defaultTimeout))
     static let help = OptionSpec(
         option: .help, valueName: nil, choices: [], summary: "show this help", variable: nil)
     static let backend = OptionSpec(
         option: .backend, valueName: "BACKEND", choices: BackendChoice.allCases.map(\.rawValue),
         summary: "where IDs live: secret-service (default) or file, for machines without one",
-        variable: .backend, check: .choice(BackendChoice.self))
+        variable: .backend, check: .choice(BackendChoice.self),
+        default: .text(BackendChoice.secretService.rawValue))
     static let derive = OptionSpec(
         option: .derive, valueName: "APP", choices: [],
         summary: "store the ID derived from this machine and the application ID APP, not a random one",
@@ -54,7 +55,7 @@ package enum CommandTable {
     static let onClone = OptionSpec(
         option: .onClone, valueName: "ACTION", choices: ClonePolicy.allCases.map(\.rawValue),
         summary: "when the ID was stored on another machine: warn (default), fail (exit 9) or rotate",
-        variable: .onClone, check: .choice(ClonePolicy.self))
+        variable: .onClone, check: .choice(ClonePolicy.self), default: .text(ClonePolicy.warn.rawValue))
 
     static let collection = OptionSpec(
         option: .collection, valueName: "NAME", choices: [],

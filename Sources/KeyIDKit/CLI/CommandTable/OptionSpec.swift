@@ -13,10 +13,13 @@ package struct OptionSpec: Sendable {
     package let variable: EnvironmentVariable?
     /// How the option's value (given, or from ``variable``) is checked; `nil` for a flag.
     package let check: ValueCheck?
+    /// The value when neither the option nor its variable gives one; `nil` when the option
+    /// has none (then its setting is unset).
+    package let defaultValue: OptionValue?
 
     package init(
         option: Option, valueName: String?, choices: [String], summary: String, variable: EnvironmentVariable?,
-        check: ValueCheck? = nil
+        check: ValueCheck? = nil, default defaultValue: OptionValue? = nil
     ) {
         self.option = option
         self.valueName = valueName
@@ -24,6 +27,7 @@ package struct OptionSpec: Sendable {
         self.summary = summary
         self.variable = variable
         self.check = check
+        self.defaultValue = defaultValue
     }
 
     package var flag: String { option.flag }
