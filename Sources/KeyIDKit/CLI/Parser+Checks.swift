@@ -25,7 +25,7 @@ extension Parser {
                 options.checked[.derive] = try ValueCheck.application.check(argument, .argument("the application ID"))
             }
         } catch {
-            throw usageError(error.fact, subcommand)
+            throw usageError(error.whatHappened, subcommand)
         }
         if options.values[.value] != nil, options.checked[.derive] != nil {
             throw usageError("--value and --derive cannot be combined", subcommand)

@@ -23,17 +23,17 @@ extension DeviceIDs {
         /// One sentence about `key` for a person, naming the signals that differ (see
         /// ``Reading/cloneSignals``), without a "warning:" prefix.
         public func message(for key: ItemKey, differing signals: [MachineSignal]) -> String {
-            fact(for: key, differing: signals) + libraryAdvice
+            whatHappened(for: key, differing: signals) + libraryAdvice
         }
 
         /// What the warning says about `key`, without what to do about it (``libraryAdvice``).
-        package func fact(for key: ItemKey, differing signals: [MachineSignal] = []) -> String {
+        package func whatHappened(for key: ItemKey, differing signals: [MachineSignal] = []) -> String {
             switch self {
             case .duplicates(let count):
                 return "\(count) items match \(key); using the oldest"
             case .storedOnAnotherMachine:
                 return signals.isEmpty
-                    ? KeyIDError.cloned(key).fact
+                    ? KeyIDError.cloned(key).whatHappened
                     : "the ID for \(key) was stored on another machine: \(MachineSignal.differ(signals))"
             case .replacedClone:
                 return "replaced the ID for \(key), which was stored on another machine"
