@@ -19,14 +19,14 @@ _keyid()
         --backend) mapfile -t COMPREPLY < <(compgen -W 'secret-service file' -- "$cur"); return ;;
         --on-clone) mapfile -t COMPREPLY < <(compgen -W 'warn fail rotate' -- "$cur"); return ;;
         --value) mapfile -t COMPREPLY < <(compgen -W '-' -- "$cur"); return ;;
-        --service|--account|--derive|--collection|--user|--timeout) return ;;
+        --service|--account|--label|--derive|--collection|--user|--timeout) return ;;
     esac
     [[ -n $equals ]] && return
 
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
-            --service|--account|--derive|--format|--backend|--collection|--user|--timeout|--on-clone|--value)
+            --service|--account|--label|--derive|--format|--backend|--collection|--user|--timeout|--on-clone|--value)
                 [[ ${COMP_WORDS[i + 1]} == = ]] && ((i++))
                 ((i++))
                 ;;
@@ -54,16 +54,16 @@ _keyid()
                 mapfile -t COMPREPLY < <(compgen -W 'create get delete rotate list derive doctor' -- "$cur")
             ;;
         create)
-            mapfile -t COMPREPLY < <(compgen -W '--service --account --derive --format --json --backend --collection --user --no-prompt --timeout -h --help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W '--service --account --label --derive --format --json --backend --collection --user --no-prompt --timeout -h --help' -- "$cur")
             ;;
         get)
-            mapfile -t COMPREPLY < <(compgen -W '--create --service --account --on-clone --format --json --backend --collection --user --no-prompt --timeout -h --help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W '--create --service --account --label --on-clone --format --json --backend --collection --user --no-prompt --timeout -h --help' -- "$cur")
             ;;
         delete)
             mapfile -t COMPREPLY < <(compgen -W '--force --service --account --backend --collection --user --no-prompt --timeout -h --help' -- "$cur")
             ;;
         rotate)
-            mapfile -t COMPREPLY < <(compgen -W '--value --service --account --derive --format --json --backend --collection --user --no-prompt --timeout -h --help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W '--value --service --account --label --derive --format --json --backend --collection --user --no-prompt --timeout -h --help' -- "$cur")
             ;;
         list)
             mapfile -t COMPREPLY < <(compgen -W '--service --show --json --backend --collection --user --no-prompt --timeout -h --help' -- "$cur")

@@ -23,6 +23,7 @@ complete -c keyid -n '__fish_seen_subcommand_from help; and not __fish_seen_subc
 
 complete -c keyid -n '__fish_seen_subcommand_from create' -l service -x -d 'the service attribute of the item (default: keyid)'
 complete -c keyid -n '__fish_seen_subcommand_from create' -l account -x -d 'the account attribute of the item (default: device-id)'
+complete -c keyid -n '__fish_seen_subcommand_from create' -l label -x -d 'the label keyring managers show for the item it stores (default: Device ID for SERVICE (ACCOUNT))'
 complete -c keyid -n '__fish_seen_subcommand_from create' -l derive -x -d 'store the ID derived from this machine and the application ID APP, not a random one'
 complete -c keyid -n '__fish_seen_subcommand_from create' -l format -x -a 'uuid upper hex urn env' -d 'how to print the ID: uuid (default), upper, hex, urn, or env (KEYID_DEVICE_ID=...)'
 complete -c keyid -n '__fish_seen_subcommand_from create' -l json -d 'print one JSON object with id, service, account, label, created and modified (and previous_id, reason and differs when an ID was replaced or stored elsewhere)'
@@ -36,6 +37,7 @@ complete -c keyid -n '__fish_seen_subcommand_from create' -s h -l help -d 'show 
 complete -c keyid -n '__fish_seen_subcommand_from get' -l create -d 'create and store an ID when none is stored'
 complete -c keyid -n '__fish_seen_subcommand_from get' -l service -x -d 'the service attribute of the item (default: keyid)'
 complete -c keyid -n '__fish_seen_subcommand_from get' -l account -x -d 'the account attribute of the item (default: device-id)'
+complete -c keyid -n '__fish_seen_subcommand_from get' -l label -x -d 'the label keyring managers show for the item it stores (default: Device ID for SERVICE (ACCOUNT))'
 complete -c keyid -n '__fish_seen_subcommand_from get' -l on-clone -x -a 'warn fail rotate' -d 'when the ID was stored on another machine: warn (default), fail (exit 9) or rotate'
 complete -c keyid -n '__fish_seen_subcommand_from get' -l format -x -a 'uuid upper hex urn env' -d 'how to print the ID: uuid (default), upper, hex, urn, or env (KEYID_DEVICE_ID=...)'
 complete -c keyid -n '__fish_seen_subcommand_from get' -l json -d 'print one JSON object with id, service, account, label, created and modified (and previous_id, reason and differs when an ID was replaced or stored elsewhere)'
@@ -59,6 +61,7 @@ complete -c keyid -n '__fish_seen_subcommand_from delete' -s h -l help -d 'show 
 complete -c keyid -n '__fish_seen_subcommand_from rotate' -l value -x -a '-' -d 'read the new ID from standard input instead of making one'
 complete -c keyid -n '__fish_seen_subcommand_from rotate' -l service -x -d 'the service attribute of the item (default: keyid)'
 complete -c keyid -n '__fish_seen_subcommand_from rotate' -l account -x -d 'the account attribute of the item (default: device-id)'
+complete -c keyid -n '__fish_seen_subcommand_from rotate' -l label -x -d 'the label keyring managers show for the item it stores (default: Device ID for SERVICE (ACCOUNT))'
 complete -c keyid -n '__fish_seen_subcommand_from rotate' -l derive -x -d 'store the ID derived from this machine and the application ID APP, not a random one'
 complete -c keyid -n '__fish_seen_subcommand_from rotate' -l format -x -a 'uuid upper hex urn env' -d 'how to print the ID: uuid (default), upper, hex, urn, or env (KEYID_DEVICE_ID=...)'
 complete -c keyid -n '__fish_seen_subcommand_from rotate' -l json -d 'print one JSON object with id, service, account, label, created and modified (and previous_id, reason and differs when an ID was replaced or stored elsewhere)'

@@ -81,7 +81,7 @@ public enum ManPage {
             for option in spec.options {
                 lines += [".TP", label(option), prose(option.summary)]
             }
-            lines += [".PP", "Environment: " + list(spec.environment.map { "\\fB\($0.name)\\fR" }) + "."]
+            lines += [".PP", "Environment: " + list(spec.documentedVariables.map { "\\fB\($0.name)\\fR" }) + "."]
             if !spec.examples.isEmpty {
                 lines += [".PP", spec.examples.count == 1 ? "Example:" : "Examples:"]
                 for example in spec.examples {
@@ -116,7 +116,7 @@ public enum ManPage {
                 accepted += accepted.isEmpty ? "Accepted with or without a subcommand" : ", and without a subcommand"
             }
             lines += [".br", accepted + "."]
-            if let variable = spec.environment?.rawValue {
+            if let variable = spec.variable?.rawValue {
                 lines += [
                     ".br",
                     "When \\fB\(code(spec.flag))\\fR is not given, the value of \\fB\(variable)\\fR is used.",
@@ -157,7 +157,7 @@ public enum ManPage {
                 "Each subcommand reads only the variables its subsection names: a KEYID_ variable for an option that a subcommand does not take is left alone, whatever its value. A bad value in one that it reads is exit status 2, naming the variable."
             ),
         ]
-        for variable in CommandTable.environment {
+        for variable in CommandTable.documentedVariables {
             lines += [".TP", ".B \(variable.name)", prose(variable.summary)]
         }
         return lines

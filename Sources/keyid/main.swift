@@ -2,4 +2,4 @@ import Glibc
 import KeyIDKit
 
 // The whole program lives in KeyIDKit; this file only turns its result into an exit status.
-exit(KeyID.main())
+exit(KeyIDCommand.main())

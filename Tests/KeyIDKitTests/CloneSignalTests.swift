@@ -279,13 +279,9 @@ final class UnreadableValues: SecretStore {
         try inner.managedItems(service: service, details: details)
     }
 
-    func add(_ id: DeviceID, for key: ItemKey, binding: MachineBinding?) throws(KeyIDError) {
-        try inner.add(id, for: key, binding: binding)
-    }
+    func add(_ new: NewItem) throws(KeyIDError) { try inner.add(new) }
 
-    func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: MachineBinding?) throws(KeyIDError) {
-        try inner.replace(item, with: id, for: key, binding: binding)
-    }
+    func replace(_ item: StoredItem, with new: NewItem) throws(KeyIDError) { try inner.replace(item, with: new) }
 
     func delete(_ item: StoredItem) throws(KeyIDError) { try inner.delete(item) }
 }

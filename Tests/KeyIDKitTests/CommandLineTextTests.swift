@@ -34,7 +34,7 @@ struct CommandLineTextTests {
         ])
     func errorLines(error: KeyIDError, line: String) {
         #expect(CommandLineText.line(error, asRoot: false) == line)
-        #expect(error.message.hasPrefix(error.fact))
+        #expect(error.message.hasPrefix(error.whatHappened))
         #expect(!error.message.contains("keyid") && !error.message.contains("--"), "\(error.message)")
     }
 
@@ -109,7 +109,7 @@ struct CommandLineTextTests {
     func warningLines(warning: DeviceIDs.Warning, line: String) {
         #expect(CommandLineText.line(warning, for: Self.key) == line)
         let message = warning.message(for: Self.key)
-        #expect(message.hasPrefix(warning.fact(for: Self.key)))
+        #expect(message.hasPrefix(warning.whatHappened(for: Self.key)))
         #expect(!message.contains("keyid") && !message.contains("--"), "\(message)")
     }
 }

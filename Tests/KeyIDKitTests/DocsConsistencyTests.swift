@@ -63,7 +63,7 @@ struct DocsConsistencyTests {
         let listed = environment.split(separator: "\n").prefix { $0.hasPrefix("  ") }.map {
             String($0.split(separator: " ")[0])
         }
-        #expect(listed == CommandTable.spec(for: subcommand).environment.map(\.name))
+        #expect(listed == CommandTable.spec(for: subcommand).documentedVariables.map(\.name))
     }
 
     @Test("the manual page has a subsection for each subcommand, with its options", arguments: Subcommand.allCases)
@@ -78,7 +78,7 @@ struct DocsConsistencyTests {
             #expect(section.contains(option.flag), "\(option.flag) missing from the \(spec.name) subsection")
         }
         let environment = try #require(section.split(separator: "\n").first { $0.hasPrefix("Environment: ") })
-        for variable in spec.environment {
+        for variable in spec.documentedVariables {
             #expect(environment.contains(variable.name), "\(variable.name) missing from the \(spec.name) subsection")
         }
         for example in spec.examples {
@@ -94,10 +94,10 @@ struct DocsConsistencyTests {
             #expect(options.contains(option.flag), "\(option.flag) missing from OPTIONS")
             if let valueName = option.valueName { #expect(options.contains("\(option.flag) \(valueName)")) }
             for choice in option.choices { #expect(options.contains(choice)) }
-            if let variable = option.environment { #expect(options.contains(variable.rawValue)) }
+            if let variable = option.variable { #expect(options.contains(variable.rawValue)) }
         }
         let environment = try #require(ManText.section("SH ENVIRONMENT", in: page))
-        for variable in CommandTable.environment {
+        for variable in CommandTable.documentedVariables {
             #expect(environment.contains(".B \(variable.name)\n\(variable.summary)"))
         }
         let exit = try #require(ManText.section("SH EXIT STATUS", in: page))

@@ -51,7 +51,7 @@ struct GuideTableTests {
             let takers = Set(CommandTable.subcommands.filter { $0.takes(spec.option) }.map(\.name))
             #expect(Self.subcommands(row[1]) == takers, "\(flag): '\(row[1])' in the guide")
             let variable = row[2].firstMatch(of: /KEYID_[A-Z_]+/).map { String($0.output) }
-            #expect(variable == spec.environment?.rawValue, "\(flag): \(variable ?? "no variable") in the guide")
+            #expect(variable == spec.variable?.rawValue, "\(flag): \(variable ?? "no variable") in the guide")
         }
         #expect(seen == Set(CommandTable.allOptions.map(\.flag)), "options missing from the guide")
     }

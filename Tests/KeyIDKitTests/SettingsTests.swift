@@ -11,7 +11,8 @@ struct SettingsTests {
     ) throws -> Settings {
         try Settings(
             subcommand,
-            options: ParsedOptions(values: values, timeout: values[.timeout].flatMap(Double.init)),
+            options: ParsedOptions(
+                values: values, checked: values[.timeout].flatMap(Double.init).map { [.timeout: .seconds($0)] } ?? [:]),
             environment: ProcessEnvironment(environment, malformed: malformed))
     }
 
@@ -104,7 +105,7 @@ struct SettingsTests {
     func variablesFollowOptions(subcommand: Subcommand) {
         let spec = CommandTable.spec(for: subcommand)
         for variable in EnvironmentVariable.allCases where variable != .machineIDFile {
-            let option = CommandTable.allOptions.first { $0.environment == variable }?.option
+            let option = CommandTable.allOptions.first { $0.variable == variable }?.option
             #expect(spec.variables.contains(variable) == (option.map(spec.takes) ?? false), "\(variable)")
         }
         #expect(spec.variables.contains(.machineIDFile) == spec.readsMachineID)

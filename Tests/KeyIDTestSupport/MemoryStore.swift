@@ -66,9 +66,9 @@ package final class MemoryStore: SecretStore {
         return search([ItemKey.markerAttribute] + (service.map { [(ItemKey.serviceAttribute, $0)] } ?? []), details)
     }
 
-    package func add(_ id: DeviceID, for key: ItemKey, binding: MachineBinding?) throws(KeyIDError) {
+    package func add(_ new: NewItem) throws(KeyIDError) {
         try check()
-        insert(attributes: key.storedAttributes(binding: binding), secret: Array(id.uuidString.utf8), label: key.label)
+        insert(attributes: new.attributes, secret: new.secret, label: new.label)
         try wrote()
     }
 
@@ -80,17 +80,16 @@ package final class MemoryStore: SecretStore {
         throw Self.closedConnection
     }
 
-    package func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: MachineBinding?)
-        throws(KeyIDError)
-    {
+    package func replace(_ item: StoredItem, with new: NewItem) throws(KeyIDError) {
         try check()
         guard entries[item.handle] != nil else {
             throw .keyring(
                 SecretServiceFailure(operation: "replace", domain: "", code: 0, message: "no such item \(item.handle)"))
         }
-        entries[item.handle]?.secret = Array(id.uuidString.utf8)
+        entries[item.handle]?.secret = new.secret
         entries[item.handle]?.modified = now
-        entries[item.handle]?.attributes.merge(key.storedAttributes(binding: binding)) { _, new in new }
+        if let label = new.details.label { entries[item.handle]?.label = label }
+        entries[item.handle]?.attributes.merge(new.attributes) { _, replacement in replacement }
         try wrote()
     }
 

@@ -101,17 +101,18 @@ struct InProcess {
             stdout: stdout, stderr: stderr,
             environment: ProcessEnvironment(environment, malformed: malformed),
             readInput: { limit in Array(input.prefix(limit + 1)) }, inputIsTerminal: inputIsTerminal,
-            makeStore: { backend, options in
-                opened?(backend, options)
-                return store
-            }, serializer: Unserialized(),
-            generateID: DeviceID.random,
-            machineID: { () throws(KeyIDError) in
-                guard let machine else { throw .machineID("no machine ID here") }
-                return machine
-            }, readSignal: { signals[$0].map { Array($0.utf8) } }, usesWatchdog: false,
+            dependencies: DeviceIDs.Dependencies(
+                openStore: { backend, options in
+                    opened?(backend, options)
+                    return store
+                }, serializer: { _ in Unserialized() }, generate: DeviceID.random,
+                readMachineID: { _ throws(KeyIDError) in
+                    guard let machine else { throw .machineID("no machine ID here") }
+                    return machine
+                }, readSignal: { signals[$0].map { Array($0.utf8) } }),
+            usesWatchdog: false,
             actAs: { name throws(KeyIDError) in throw .usage("--user: there is no user named '\(name)'") })
-        let status = KeyID.run(arguments, context: context)
+        let status = KeyIDCommand.run(arguments, context: context)
         return Outcome(status: status, stdout: stdout.text, stderr: stderr.text)
     }
 }

@@ -6,7 +6,7 @@ package enum CommandLineText {
     /// which has no session bus of its own but can act for a user who has one.
     package static func line(_ error: KeyIDError, asRoot: Bool = UserAccount.effectiveUID == 0) -> String {
         switch error {
-        case .alreadyExists: return error.fact + "; read it with 'keyid get' or replace it with 'keyid rotate'"
+        case .alreadyExists: return error.whatHappened + "; read it with 'keyid get' or replace it with 'keyid rotate'"
         case .unavailable(.noBus(let detail)):
             let forRoot = asRoot ? "; as root, use --user NAME to act for a user who has a session" : ""
             return KeyIDError.noBusFact(detail + forRoot)
@@ -14,17 +14,17 @@ package enum CommandLineText {
         case .locked(let text):
             return commandTerms(text)
         case .unavailable(.temporaryKeyring):
-            return error.fact + ", choose one with --collection, or use --backend file"
-        case .invalidStoredValue: return error.fact + "; replace it with 'keyid rotate'"
+            return error.whatHappened + ", choose one with --collection, or use --backend file"
+        case .invalidStoredValue: return error.whatHappened + "; replace it with 'keyid rotate'"
         case .cloned(let key): return cloned(key, differing: [])
-        default: return error.fact
+        default: return error.whatHappened
         }
     }
 
     /// The line for an ID refused because it was stored on another machine, naming the
     /// signals that differ when they are known.
     package static func cloned(_ key: ItemKey, differing: [MachineSignal]) -> String {
-        DeviceIDs.Warning.storedOnAnotherMachine.fact(for: key, differing: differing)
+        DeviceIDs.Warning.storedOnAnotherMachine.whatHappened(for: key, differing: differing)
             + "; replace it with 'keyid rotate' or run with --on-clone rotate"
     }
 
@@ -49,7 +49,7 @@ package enum CommandLineText {
     package static func line(_ warning: DeviceIDs.Warning, for key: ItemKey, differing: [MachineSignal] = [])
         -> String
     {
-        let fact = warning.fact(for: key, differing: differing)
+        let fact = warning.whatHappened(for: key, differing: differing)
         switch warning {
         case .duplicates: return "warning: " + fact + "; 'keyid rotate' keeps only one"
         case .storedOnAnotherMachine: return "warning: " + fact + "; 'keyid rotate' or --on-clone rotate replaces it"

@@ -23,7 +23,7 @@ package enum HelpText {
         lines += ["", "Options:"]
         lines += optionLines(CommandTable.globalOptions)
         lines += ["", "Environment:"]
-        lines += environmentLines(CommandTable.environment)
+        lines += environmentLines(CommandTable.documentedVariables)
         lines += ["", "Exit status:"]
         lines += CommandTable.exitStatuses.map { "  \($0.code)  \($0.meaning)" }
         lines += ["", "Run 'keyid help <subcommand>' for a subcommand's options."]
@@ -33,8 +33,8 @@ package enum HelpText {
     static func subcommand(_ spec: SubcommandSpec) -> String {
         var lines = ["Usage: \(spec.usage)", "", wrap(spec.discussion, width: 78), "", "Options:"]
         lines += optionLines(spec.options)
-        if !spec.environment.isEmpty {
-            lines += ["", "Environment:"] + environmentLines(spec.environment)
+        if !spec.documentedVariables.isEmpty {
+            lines += ["", "Environment:"] + environmentLines(spec.documentedVariables)
         }
         if !spec.examples.isEmpty {
             lines += ["", "Examples:"]
@@ -50,7 +50,7 @@ package enum HelpText {
         let width = labels.map(\.count).max()! + 2
         return zip(options, labels).map { spec, label in
             var summary = spec.summary
-            if let variable = spec.environment { summary += " [env: \(variable.rawValue)]" }
+            if let variable = spec.variable { summary += " [env: \(variable.rawValue)]" }
             return "  " + TextTable.pad(label, width) + summary
         }
     }

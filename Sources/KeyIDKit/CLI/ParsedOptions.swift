@@ -7,27 +7,22 @@ package struct ParsedOptions: Equatable, Sendable {
     package var flags: Set<Option> = []
     /// The positional argument, for subcommands that take one.
     package var argument: String?
-    /// `--timeout`'s value, checked and in seconds.
-    package var timeout: Double?
-    /// `--format`'s value.
-    package var format: IDFormat?
-    /// `--on-clone`'s value.
-    package var onClone: ClonePolicy?
-    /// `--backend`'s value.
-    package var backend: BackendChoice?
-    /// `--derive APP`, or the argument of `keyid derive`, checked.
-    package var application: DeviceID?
-    /// `--collection`'s value, checked.
-    package var collection: String?
-    /// `--user`'s value, checked.
-    package var user: String?
+    /// The value of each option given, as its ``OptionSpec/check`` made it; the argument of
+    /// `keyid derive` stands as `--derive`'s.
+    package var checked: [Option: OptionValue] = [:]
 
     package init(
-        values: [Option: String] = [:], flags: Set<Option> = [], argument: String? = nil, timeout: Double? = nil
+        values: [Option: String] = [:], flags: Set<Option> = [], argument: String? = nil,
+        checked: [Option: OptionValue] = [:]
     ) {
         self.values = values
         self.flags = flags
         self.argument = argument
-        self.timeout = timeout
+        self.checked = checked
+    }
+
+    /// Options are the same when they were given the same: ``checked`` follows from the rest.
+    package static func == (a: Self, b: Self) -> Bool {
+        a.values == b.values && a.flags == b.flags && a.argument == b.argument
     }
 }

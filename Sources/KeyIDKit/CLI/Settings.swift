@@ -19,6 +19,11 @@ package struct Settings: Equatable, Sendable {
     package var collection: String?
     /// `--user` or `KEYID_USER`: the user root acts for.
     package var user: String?
+    /// `KEYID_MACHINE_ID_FILE`: the file the machine ID is read from instead of
+    /// `/etc/machine-id` (the library's ``DeviceIDs/Options/machineIDFile``).
+    package var machineIDFile: String?
+    /// What a write stores beside the ID: `--label`.
+    package var details: ItemDetails
 
     /// Flags win over `KEYID_*` variables, which win over the built-in defaults. Only the
     /// variables `subcommand` reads are read and checked.
@@ -32,49 +37,44 @@ package struct Settings: Equatable, Sendable {
         let account = try Self.pick(options.values[.account], .account, ItemKey.defaultAccount, environment)
         key = try ItemKey(
             service: service.value, account: account.value, origins: (service.source, account.source))
-        format = options.format ?? .uuid
+        func resolved(_ option: OptionSpec) throws(KeyIDError) -> OptionValue? {
+            try Self.resolved(option, options, environment)
+        }
+        format = try resolved(CommandTable.format)!.choice()!
         json = options.flags.contains(.json)
         create = options.flags.contains(.create)
         force = options.flags.contains(.force)
         valueFromInput = options.values[.value] != nil
         allowPrompt = !options.flags.contains(.noPrompt)
-        if let seconds = options.timeout {
-            timeout = seconds
-        } else if let text = try environment.value(.timeout), !text.isEmpty {
-            timeout = try OptionValues.timeout(text, source: EnvironmentVariable.timeout.rawValue)
-        } else {
-            timeout = CommandTable.defaultTimeout
-        }
+        timeout = try resolved(CommandTable.timeout)!.seconds!
         show = options.flags.contains(.show)
         serviceFilter = serviceGiven ? service.value : nil
-        application = options.application
-        onClone = try Self.choice(options.onClone, .onClone, environment) ?? .warn
-        backend = try Self.choice(options.backend, .backend, environment) ?? .secretService
-        collection = try Self.name(options.collection, .collection, environment)
-        user = try Self.name(options.user, .user, environment)
+        application = options.checked[.derive]?.id
+        onClone = try resolved(CommandTable.onClone)!.choice()!
+        backend = try resolved(CommandTable.backend)!.choice()!
+        collection = try resolved(CommandTable.collection)?.text
+        user = try resolved(CommandTable.user)?.text
+        details = ItemDetails(label: options.checked[.label]?.text)
+        machineIDFile = try environment.value(.machineIDFile).flatMap { $0.isEmpty ? nil : $0 }
         if spec.takes(.backend) { try Self.checkSecretBackend(processEnvironment) }
     }
 
-    /// The flag's checked value when it was given; else a non-empty variable's value, as one of
-    /// a fixed set of choices (the variable is read only when the flag was not given).
-    private static func choice<T: RawRepresentable & CaseIterable>(
-        _ given: T?, _ variable: EnvironmentVariable, _ environment: SubcommandEnvironment
-    ) throws(KeyIDError) -> T? where T.RawValue == String {
-        if let given { return given }
-        guard let text = try environment.value(variable), !text.isEmpty else { return nil }
-        return try OptionValues.choice(text, "\(variable.rawValue) is '\(Parser.printable(text))'")
-    }
-
-    /// The flag's checked value when it was given; else a non-empty variable's value, as a
-    /// name (see ``OptionValues/name(_:source:)``).
-    private static func name(_ given: String?, _ variable: EnvironmentVariable, _ environment: SubcommandEnvironment)
-        throws(KeyIDError) -> String?
+    /// The option's checked value when it was given; else its variable's value, when set and
+    /// not empty, checked by the same ``OptionSpec/check`` (the variable is read only when the
+    /// option was not given); else its ``OptionSpec/defaultValue``. An option declared with a
+    /// default always has a value.
+    private static func resolved(_ option: OptionSpec, _ options: ParsedOptions, _ environment: SubcommandEnvironment)
+        throws(KeyIDError) -> OptionValue?
     {
-        if let given { return given }
-        guard let text = try environment.value(variable), !text.isEmpty else { return nil }
-        return try OptionValues.name(text, source: variable.rawValue)
+        if let given = options.checked[option.option] { return given }
+        guard let variable = option.variable, let check = option.check,
+            let text = try environment.value(variable), !text.isEmpty
+        else { return option.defaultValue }
+        return try check.check(text, .variable(variable))
     }
 
+    /// A service or account name: the flag's, else its variable's (even empty, which
+    /// ``ItemKey`` refuses), else the default; with the variable's name when it came from one.
     private static func pick(
         _ flag: String?, _ variable: EnvironmentVariable, _ fallback: String, _ environment: SubcommandEnvironment
     ) throws(KeyIDError) -> (value: String, source: String?) {
@@ -85,8 +85,10 @@ package struct Settings: Equatable, Sendable {
 
     /// The library's options these settings stand for.
     var libraryOptions: DeviceIDs.Options {
-        DeviceIDs.Options(
+        var options = DeviceIDs.Options(
             allowsPrompt: allowPrompt, timeout: .seconds(timeout), collection: collection, onClone: onClone)
+        options.machineIDFile = machineIDFile
+        return options
     }
 
     /// libsecret (and so `secret-tool`) hangs on an unknown `SECRET_BACKEND`; keyid, which

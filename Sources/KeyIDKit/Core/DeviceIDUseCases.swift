@@ -44,16 +44,20 @@ package struct DeviceIDUseCases {
     }
 
     /// Stores a new ID; throws ``KeyIDError/alreadyExists(_:)`` when one is stored.
-    package func create(_ key: ItemKey, id: DeviceID? = nil, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
+    package func create(
+        _ key: ItemKey, id: DeviceID? = nil, details: ItemDetails = ItemDetails(), metadata: Bool
+    ) throws(KeyIDError) -> DeviceRecord {
         try serializer.exclusively { () throws(KeyIDError) in
             guard try store.items(matching: key, details: [.everyName]).isEmpty else { throw .alreadyExists(key) }
-            return try add(key, id: id ?? generate(), metadata: metadata)
+            return try add(newItem(key, id ?? generate(), details), metadata: metadata)
         }
     }
 
     /// The stored ID, or a new one stored now when there is none. Returns whether it was
     /// created. A failed or locked read never leads to a new ID: only "not found" does.
-    package func getOrCreate(_ key: ItemKey, metadata: Bool) throws(KeyIDError) -> (DeviceRecord, created: Bool) {
+    package func getOrCreate(_ key: ItemKey, details: ItemDetails = ItemDetails(), metadata: Bool)
+        throws(KeyIDError) -> (DeviceRecord, created: Bool)
+    {
         do {
             return (try read(key, metadata: metadata), false)
         } catch .notFound, .invalidStoredValue {
@@ -61,7 +65,7 @@ package struct DeviceIDUseCases {
                 do throws(KeyIDError) {
                     return (try read(key, metadata: metadata), false)
                 } catch .notFound {
-                    return (try add(key, id: generate(), metadata: metadata), true)
+                    return (try add(newItem(key, generate(), details), metadata: metadata), true)
                 }
             }
         }
@@ -71,9 +75,9 @@ package struct DeviceIDUseCases {
     /// keyid's, binds it to this machine and removes any duplicates; returns the new record
     /// and the ID it replaced (`nil` when the item did not hold one). Throws
     /// ``KeyIDError/notFound(_:)`` when nothing is stored.
-    package func rotate(_ key: ItemKey, to id: DeviceID? = nil, metadata: Bool) throws(KeyIDError) -> (
-        DeviceRecord, previous: DeviceID?
-    ) {
+    package func rotate(
+        _ key: ItemKey, to id: DeviceID? = nil, details: ItemDetails = ItemDetails(), metadata: Bool
+    ) throws(KeyIDError) -> (DeviceRecord, previous: DeviceID?) {
         try serializer.exclusively { () throws(KeyIDError) in
             let items: [StoredItem]
             do throws(KeyIDError) {
@@ -85,7 +89,7 @@ package struct DeviceIDUseCases {
             }
             guard let chosen = DuplicateRule.choose(items) else { throw .notFound(key) }
             let newID = id ?? generate()
-            try store.replace(chosen, with: newID, for: key, binding: signals.binding)
+            try store.replace(chosen, with: newItem(key, newID, details))
             for item in items where item.handle != chosen.handle {
                 try store.delete(item)
             }
@@ -115,14 +119,19 @@ package struct DeviceIDUseCases {
     /// Stores `id`, then reads back what the duplicate rule chooses: another program may have
     /// stored an ID for the same key meanwhile (keyid's lock orders only keyid's own
     /// writers), and no run may print an ID that a later `get` would not return.
-    private func add(_ key: ItemKey, id: DeviceID, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
-        try store.add(id, for: key, binding: signals.binding)
+    private func add(_ new: NewItem, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
+        try store.add(new)
         do {
-            return try read(key, metadata: metadata)
+            return try read(new.key, metadata: metadata)
         } catch .notFound {
             // A provider that does not show a new item at once: what was stored is the ID.
-            return DeviceRecord(id: id, key: key, item: StoredItem(handle: ""), duplicates: 0)
+            return DeviceRecord(id: new.id, key: new.key, item: StoredItem(handle: ""), duplicates: 0)
         }
+    }
+
+    /// `id` for `key`, bound to this machine, with the caller's details.
+    private func newItem(_ key: ItemKey, _ id: DeviceID, _ details: ItemDetails) -> NewItem {
+        NewItem(id: id, key: key, binding: signals.binding, details: details)
     }
 
     /// The IDs keyid stored, of one service or all, ordered by service, account and age.

@@ -68,17 +68,21 @@ public struct ItemKey: Hashable, Sendable, CustomStringConvertible {
         "service '\(DisplayText.escaped(service))', account '\(DisplayText.escaped(account))'"
     }
 
-    /// Throws ``KeyIDError/usage(_:)``, naming `origin`, when `name` is empty, longer than
-    /// ``maximumLength`` or holds a control character.
-    package static func validate(_ name: String, origin: String) throws(KeyIDError) {
+    /// The one check of a name (a service, an account, a label, a keyring, a user): throws
+    /// ``KeyIDError/usage(_:)``, naming `origin`, when `name` is empty, longer than `limit`
+    /// bytes or holds a control character. `shown`: the name as the message quotes it, when
+    /// it quotes it.
+    package static func validate(
+        _ name: String, origin: String, limit: Int? = maximumLength, shown: String? = nil
+    ) throws(KeyIDError) {
         if name.isEmpty {
             throw .usage("\(origin) is empty")
         }
-        if name.utf8.count > maximumLength {
-            throw .usage("\(origin) is \(name.utf8.count) bytes long; the limit is \(maximumLength)")
+        if let limit, name.utf8.count > limit {
+            throw .usage("\(origin) is \(name.utf8.count) bytes long; the limit is \(limit)")
         }
         if name.unicodeScalars.contains(where: DisplayText.isControl) {
-            throw .usage("\(origin) contains a control character")
+            throw .usage("\(origin)\(shown.map { " '\($0)'" } ?? "") contains a control character")
         }
     }
 }

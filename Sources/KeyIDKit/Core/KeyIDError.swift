@@ -81,13 +81,13 @@ public enum KeyIDError: Error, Equatable, Sendable {
     /// One sentence for a person: what went wrong and, in the library's terms, what to do.
     /// (The `keyid` command says what to do in its own terms.)
     public var message: String {
-        guard let advice = libraryAdvice else { return fact }
-        return fact + advice
+        guard let advice = libraryAdvice else { return whatHappened }
+        return whatHappened + advice
     }
 
     /// What went wrong, without what to do about it when the advice depends on who asks
     /// (``libraryAdvice``); for the other outcomes, the whole sentence.
-    package var fact: String {
+    package var whatHappened: String {
         switch self {
         case .usage(let text), .locked(let text), .timedOut(let text):
             return text
@@ -131,7 +131,7 @@ public enum KeyIDError: Error, Equatable, Sendable {
     /// The sentence for ``Unavailable/noBus(_:)`` with `detail`.
     package static func noBusFact(_ detail: String) -> String { "no D-Bus session bus (\(detail))" }
 
-    /// What to do, in the library's terms, for the outcomes whose ``fact`` leaves it out.
+    /// What to do, in the library's terms, for the outcomes whose ``whatHappened`` leaves it out.
     private var libraryAdvice: String? {
         switch self {
         case .alreadyExists: return "; read it, or replace it with a rotation"

@@ -31,3 +31,7 @@ public struct SecretServiceFailure: Error, Equatable, Sendable, CustomStringConv
             : "\(operation) failed: \(message) (\(domain) \(code))"
     }
 }
+
+/// Its outcome is worked out where the store classifies GLib's errors
+/// (`SecretServiceFailure+Outcome.swift`).
+extension SecretServiceFailure: ReportableFailure {}

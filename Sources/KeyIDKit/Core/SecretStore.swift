@@ -14,13 +14,13 @@ package protocol SecretStore: AnyObject {
     /// Every item keyid created (marked with ``ItemKey/markerAttribute``), of one service
     /// or of all; metadata is always loaded.
     func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem]
-    /// Adds a new item holding `id` for `key`, marked as keyid's and bound to the machine
-    /// `binding` names (when known); never replaces an item.
-    func add(_ id: DeviceID, for key: ItemKey, binding: MachineBinding?) throws(KeyIDError)
-    /// Replaces the value of an existing item in place with `id`, keeping its created time
-    /// and the attributes other programs gave it, and marks it as keyid's, bound to the
-    /// machine `binding` names (when known).
-    func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: MachineBinding?) throws(KeyIDError)
+    /// Adds a new item holding `new.id` for `new.key` with `new.label`, marked as keyid's and
+    /// bound to the machine `new.binding` names (when known); never replaces an item.
+    func add(_ new: NewItem) throws(KeyIDError)
+    /// Replaces the value of an existing item in place with `new.id`, keeping its created
+    /// time and the attributes other programs gave it (and its label, unless `new.details`
+    /// names one), and marks it as keyid's, bound to the machine `new.binding` names.
+    func replace(_ item: StoredItem, with new: NewItem) throws(KeyIDError)
     /// Removes one item.
     func delete(_ item: StoredItem) throws(KeyIDError)
     /// Marks the start of one use case: what ``reconnect(after:)`` says depends on what was

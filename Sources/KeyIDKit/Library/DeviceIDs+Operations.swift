@@ -23,17 +23,17 @@ extension DeviceIDs {
         /// One sentence about `key` for a person, naming the signals that differ (see
         /// ``Reading/cloneSignals``), without a "warning:" prefix.
         public func message(for key: ItemKey, differing signals: [MachineSignal]) -> String {
-            fact(for: key, differing: signals) + libraryAdvice
+            whatHappened(for: key, differing: signals) + libraryAdvice
         }
 
         /// What the warning says about `key`, without what to do about it (``libraryAdvice``).
-        package func fact(for key: ItemKey, differing signals: [MachineSignal] = []) -> String {
+        package func whatHappened(for key: ItemKey, differing signals: [MachineSignal] = []) -> String {
             switch self {
             case .duplicates(let count):
                 return "\(count) items match \(key); using the oldest"
             case .storedOnAnotherMachine:
                 return signals.isEmpty
-                    ? KeyIDError.cloned(key).fact
+                    ? KeyIDError.cloned(key).whatHappened
                     : "the ID for \(key) was stored on another machine: \(MachineSignal.differ(signals))"
             case .replacedClone:
                 return "replaced the ID for \(key), which was stored on another machine"
@@ -133,17 +133,31 @@ extension DeviceIDs {
     /// policy applied and any warnings. With `metadata`, the record carries the item's label
     /// and times.
     public func read(_ key: ItemKey, create: Bool = false, metadata: Bool = false) throws(KeyIDError) -> Reading {
-        try read(key, create: create, metadata: metadata, onClone: options.onClone)
+        try read(key, create: create, details: ItemDetails(), metadata: metadata, onClone: options.onClone)
     }
 
-    /// As ``read(_:create:metadata:)``, with the clone policy given: the command reads again
-    /// with ``ClonePolicy/warn`` to say what differs when ``ClonePolicy/fail`` refused an ID.
-    package func read(_ key: ItemKey, create: Bool = false, metadata: Bool = false, onClone policy: ClonePolicy)
+    /// As ``read(_:create:metadata:)``; an ID this call stores (a new one, or one replacing an
+    /// ID stored on another machine) gets `details`. Throws ``KeyIDError/usage(_:)`` for a
+    /// detail ``ItemDetails`` does not accept.
+    public func read(_ key: ItemKey, create: Bool = false, details: ItemDetails, metadata: Bool = false)
         throws(KeyIDError) -> Reading
     {
-        try run { (ids) throws(KeyIDError) -> Reading in
+        try read(key, create: create, details: details, metadata: metadata, onClone: options.onClone)
+    }
+
+    /// As ``read(_:create:details:metadata:)``, with the clone policy given: the command reads
+    /// again with ``ClonePolicy/warn`` to say what differs when ``ClonePolicy/fail`` refused
+    /// an ID.
+    package func read(
+        _ key: ItemKey, create: Bool = false, details: ItemDetails = ItemDetails(), metadata: Bool = false,
+        onClone policy: ClonePolicy
+    ) throws(KeyIDError) -> Reading {
+        try details.check()
+        return try run { (ids) throws(KeyIDError) -> Reading in
             var (record, stored) =
-                create ? try ids.getOrCreate(key, metadata: metadata) : (try ids.get(key, metadata: metadata), false)
+                create
+                ? try ids.getOrCreate(key, details: details, metadata: metadata)
+                : (try ids.get(key, metadata: metadata), false)
             var warnings = Self.warnings(record)
             var replaced: Replacement?
             if record.cloned {
@@ -153,7 +167,7 @@ extension DeviceIDs {
                 case .rotate:
                     let (signals, cloneID) = (record.differingSignals, record.id)
                     let previous: DeviceID?
-                    (record, previous) = try ids.rotate(key, metadata: metadata)
+                    (record, previous) = try ids.rotate(key, details: details, metadata: metadata)
                     replaced = Replacement(previousID: previous ?? cloneID, reason: .clone(signals))
                     stored = true
                     warnings = [.replacedClone]
@@ -167,8 +181,17 @@ extension DeviceIDs {
     /// Stores `id` (a new random ID when `nil`); throws ``KeyIDError/alreadyExists(_:)``
     /// when an ID is stored.
     public func create(_ key: ItemKey, id: DeviceID? = nil, metadata: Bool = false) throws(KeyIDError) -> Reading {
-        try run { (ids) throws(KeyIDError) -> Reading in
-            let record = try ids.create(key, id: id, metadata: metadata)
+        try create(key, id: id, details: ItemDetails(), metadata: metadata)
+    }
+
+    /// As ``create(_:id:metadata:)``, with `details` (a label) on the new item. Throws
+    /// ``KeyIDError/usage(_:)`` for a detail ``ItemDetails`` does not accept.
+    public func create(_ key: ItemKey, id: DeviceID? = nil, details: ItemDetails, metadata: Bool = false)
+        throws(KeyIDError) -> Reading
+    {
+        try details.check()
+        return try run { (ids) throws(KeyIDError) -> Reading in
+            let record = try ids.create(key, id: id, details: details, metadata: metadata)
             return Reading(record: record, stored: true, warnings: Self.warnings(record))
         }
     }
@@ -177,8 +200,18 @@ extension DeviceIDs {
     /// this machine and removes any duplicates; throws ``KeyIDError/notFound(_:)`` when none
     /// is stored. ``Reading/replaced`` holds the ID it replaced.
     public func rotate(_ key: ItemKey, to id: DeviceID? = nil, metadata: Bool = false) throws(KeyIDError) -> Reading {
-        try run { (ids) throws(KeyIDError) -> Reading in
-            let (record, previous) = try ids.rotate(key, to: id, metadata: metadata)
+        try rotate(key, to: id, details: ItemDetails(), metadata: metadata)
+    }
+
+    /// As ``rotate(_:to:metadata:)``; the item takes the label `details` names (it keeps its
+    /// own when `nil`). Throws ``KeyIDError/usage(_:)`` for a detail ``ItemDetails`` does not
+    /// accept.
+    public func rotate(_ key: ItemKey, to id: DeviceID? = nil, details: ItemDetails, metadata: Bool = false)
+        throws(KeyIDError) -> Reading
+    {
+        try details.check()
+        return try run { (ids) throws(KeyIDError) -> Reading in
+            let (record, previous) = try ids.rotate(key, to: id, details: details, metadata: metadata)
             return Reading(
                 record: record, stored: true, warnings: [],
                 replaced: Replacement(previousID: previous, reason: .rotation))

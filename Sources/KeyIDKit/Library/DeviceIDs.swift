@@ -20,7 +20,7 @@
 /// wait (for a D-Bus reply, a prompt, keyid's lock) is bounded by ``Options/timeout``.
 ///
 /// The session's variables (`DBUS_SESSION_BUS_ADDRESS`, `XDG_RUNTIME_DIR`, `HOME`, ...) are
-/// read when the instance is made; the machine ID from `/etc/machine-id`, and the other
+/// read when the instance is made; the machine ID from ``Options/machineIDFile``, and the other
 /// ``MachineSignal``s from their files, each once and only when needed. GLib moves
 /// D-Bus messages on a thread of its own, which a child made by `fork` does not have: once a
 /// process has connected, the Secret Service is for it alone, and a child's calls fail at
@@ -62,6 +62,10 @@ public final class DeviceIDs: Sendable {
         /// for a person), and with `false` once it is over. It runs while the instance is
         /// busy: it must not call the instance.
         public var promptObserver: (@Sendable (Bool) -> Void)?
+        /// The file the machine ID is read from (new IDs are bound to it); `nil` (the default):
+        /// `/etc/machine-id`. The `keyid` command sets it from its variable for a machine-ID
+        /// file; a program that wants another file sets it here.
+        public var machineIDFile: String?
 
         /// Options with the given values; each defaults as described on its property.
         public init(
@@ -78,26 +82,28 @@ public final class DeviceIDs: Sendable {
 
     /// The options this instance was made with.
     public let options: Options
-    private let state: ThreadLock<Parts>
+    private let state: ThreadLock<OpenedOnce>
 
     /// An instance over `backend` (the Secret Service unless told otherwise). Nothing is
     /// opened until the first call. Throws ``KeyIDError/usage(_:)`` for an option out of
     /// range (a timeout that is not positive, an empty collection name).
     public convenience init(backend: Backend = .secretService, options: Options = Options()) throws(KeyIDError) {
-        try Self.check(options)
         // The session's variables as they are now: later changes to the process environment
         // (or another thread's setenv) do not reach the instance.
         let environment = ProcessEnvironment.snapshot(of: SystemVariable.allCases.map(\.rawValue))
+        try self.init(backend: backend, options: options, dependencies: .system(environment))
+    }
+
+    /// An instance over `backend` with what `dependencies` provide: the initialiser programs
+    /// use, and the `keyid` command with the system's dependencies (or a test's).
+    package convenience init(backend: Backend, options: Options, dependencies: Dependencies) throws(KeyIDError) {
+        try Self.check(options)
+        let machineIDFile = options.machineIDFile ?? MachineID.defaultPath
         self.init(
-            options: options, store: { Self.store(for: backend, options, environment) },
-            serializer: LockFileSerializer(waitingAtMost: options.timeout) { () throws(KeyIDError) in
-                try Locations.lockDirectory(environment)
-            },
-            generate: DeviceID.random,
-            machineID: { () throws(KeyIDError) in
-                try SystemFailure.reported { () throws(SystemFailure) in try MachineID.read(from: MachineID.defaultPath)
-                }
-            }, signal: { $0.read() })
+            options: options, store: { () throws(KeyIDError) in try dependencies.openStore(backend, options) },
+            serializer: dependencies.serializer(options), generate: dependencies.generate,
+            machineID: { () throws(KeyIDError) in try dependencies.readMachineID(machineIDFile) },
+            signal: dependencies.readSignal)
     }
 
     /// The store `backend` and `options` describe: the one both the library and the `keyid`
@@ -151,7 +157,8 @@ public final class DeviceIDs: Sendable {
     ) {
         self.options = options
         state = ThreadLock(
-            Parts(makeStore: store, serializer: serializer, generate: generate, machineID: machineID, signal: signal))
+            OpenedOnce(
+                makeStore: store, serializer: serializer, generate: generate, machineID: machineID, signal: signal))
     }
 
     /// The timeout of ``Options`` unless one is given (the one place it is written: the
@@ -159,7 +166,7 @@ public final class DeviceIDs: Sendable {
     package static let defaultTimeout = Options().timeout
 
     /// The longest timeout: what `poll` can wait in one call (about 24 days).
-    static let longestTimeout = Duration.milliseconds(Int32.max)
+    package static let longestTimeout = Duration.milliseconds(Int32.max)
 
     static func check(_ options: Options) throws(KeyIDError) {
         guard options.timeout > .zero, options.timeout <= longestTimeout else {
@@ -170,17 +177,21 @@ public final class DeviceIDs: Sendable {
         }
     }
 
-    // MARK: - The parts, used one call at a time
+    // MARK: - What is opened once, used one call at a time
 
     /// What the instance opened and read once: its store (with the connection and session),
     /// and the machine's signals. Reached only through ``state``'s lock, one call at a time.
-    private final class Parts: @unchecked Sendable {
+    private final class OpenedOnce: @unchecked Sendable {
         let makeStore: () throws(KeyIDError) -> any SecretStore
         let serializer: any WriteSerializer
         let generate: () -> DeviceID
         /// The machine's signals, each read on first use and kept: they do not change while a
         /// program runs.
         let signals: MachineSignals
+        /// The machine ID, read on first use and kept: the one memo of it.
+        let machineID: () throws(KeyIDError) -> MachineID
+        /// The other signals, each read on first use and kept.
+        let signal: (MachineSignal) -> [UInt8]?
         var store: (any SecretStore)?
 
         init(
@@ -196,6 +207,8 @@ public final class DeviceIDs: Sendable {
                 uniqueKeysWithValues: MachineSignal.allCases.map { which in
                     (which, DeviceIDs.once { () throws(KeyIDError) in signal(which) })
                 })
+            self.machineID = machine
+            self.signal = { (try? values[$0]?()) ?? nil }
             signals = MachineSignals(machineID: { try? machine() }, value: { (try? values[$0]?()) ?? nil })
         }
 
@@ -217,24 +230,35 @@ public final class DeviceIDs: Sendable {
     /// reconnects and `body` runs once more; a write the provider may have carried out is
     /// never repeated.
     func run<T: Sendable>(_ body: (DeviceIDUseCases) throws(KeyIDError) -> T) throws(KeyIDError) -> T {
-        try state.withLock { (parts: inout Parts) throws(KeyIDError) -> T in
-            let useCases = try parts.useCases()
-            parts.store?.beginOperation()
+        try state.withLock { (opened: inout OpenedOnce) throws(KeyIDError) -> T in
+            let useCases = try opened.useCases()
+            opened.store?.beginOperation()
             do throws(KeyIDError) {
                 return try body(useCases)
             } catch {
-                guard parts.store?.reconnect(after: error) == true else { throw error }
-                parts.store?.beginOperation()
+                guard opened.store?.reconnect(after: error) == true else { throw error }
+                opened.store?.beginOperation()
                 return try body(useCases)
             }
         }
     }
 
+    /// This machine's ID, read once per instance (the error too, when it cannot be read).
+    package func machineID() throws(KeyIDError) -> MachineID {
+        try state.withLock { (opened: inout OpenedOnce) throws(KeyIDError) -> MachineID in try opened.machineID() }
+    }
+
+    /// Whether this machine offers `signal` to the user running the program.
+    package func canRead(_ signal: MachineSignal) -> Bool {
+        if signal == .machineID { return (try? machineID()) != nil }
+        return state.withLock { (opened: inout OpenedOnce) in opened.signal(signal) != nil }
+    }
+
     /// Runs `body` with the store, one call at a time.
     func inspect(_ body: (any SecretStore) -> Void) throws(KeyIDError) {
-        try state.withLock { (parts: inout Parts) throws(KeyIDError) in
-            _ = try parts.useCases()
-            if let store = parts.store { body(store) }
+        try state.withLock { (opened: inout OpenedOnce) throws(KeyIDError) in
+            _ = try opened.useCases()
+            if let store = opened.store { body(store) }
         }
     }
 }

@@ -1,8 +1,7 @@
 import Glibc
 
-/// The session bus keyid talks to, and how it was found. keyid finds the bus itself and
-/// connects to that address only: it never autolaunches a bus (as GLib would with `DISPLAY`
-/// set, running `dbus-launch` and leaving a new dbus-daemon and a second keyring behind).
+/// The session bus keyid found (``Locations/sessionBus(_:)``), and where. How GLib is led to
+/// it is ``Handover``'s choice; neither way autolaunches a bus.
 package struct SessionBus: Equatable, Sendable {
     /// A D-Bus address, such as `unix:path=/run/user/1000/bus`.
     package var address: String

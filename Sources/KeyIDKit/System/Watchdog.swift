@@ -1,18 +1,10 @@
 import Glibc
 import Synchronization
 
-/// Bounds a whole command run in time. Each D-Bus call has its own bound, but a run is more
-/// than its calls (the lock, the user database, a file system that hangs), so a real-time
-/// timer raises SIGALRM when the deadline passes and the signal ends the process, whatever
-/// it is blocked in. A timer rather than a thread: arming it is one system call, where a
-/// thread costs a clone and a stack. Only the command arms it: the library
-/// (``DeviceIDs``) bounds its calls and leaves signals to its host.
-///
-/// A handler cannot run while the process sits in a wait that only a fatal signal ends (a
-/// hung NFS or FUSE file system), nor finish if standard error is a pipe nobody reads: a
-/// second timer sends SIGKILL a second after the deadline, so the run ends regardless.
-///
-/// There is one deadline per process; ``start(seconds:message:status:)`` replaces it.
+/// The command's deadline for a whole run: a real-time timer whose SIGALRM ends the process,
+/// whatever it is blocked in, and a second timer that sends SIGKILL a second later, for a
+/// wait no handler can interrupt (a hung NFS mount). One deadline per process; the library
+/// never arms it.
 package enum Watchdog {
     /// Arms the deadline: unless ``finish()`` comes first, after `seconds` the process
     /// writes `message` to standard error and exits with `status`.

@@ -3,8 +3,9 @@
 package enum CommandTable {
     /// The default of `--timeout`, in seconds: the library's.
     package static let defaultTimeout = Double(DeviceIDs.defaultTimeout.components.seconds)
-    /// The largest `--timeout` accepted, in seconds.
-    package static let maximumTimeout = 3600.0
+    /// The largest `--timeout` accepted, in seconds: the library's longest timeout, in whole
+    /// seconds (one range for both).
+    package static let maximumTimeout = Double(DeviceIDs.longestTimeout.components.seconds)
     /// What keyid does, in one line: the help's first line and the manual page's NAME.
     package static let tagline = "keep a persistent device ID in the Secret Service"
     /// The abstract of `keyid help`, listed with the subcommands.
@@ -13,52 +14,58 @@ package enum CommandTable {
     static let service = OptionSpec(
         option: .service, valueName: "NAME", choices: [],
         summary: "the service attribute of the item (default: \(ItemKey.defaultService))",
-        environment: .service)
+        variable: .service, check: .itemName("the service name"))
     static let account = OptionSpec(
         option: .account, valueName: "NAME", choices: [],
         summary: "the account attribute of the item (default: \(ItemKey.defaultAccount))",
-        environment: .account)
+        variable: .account, check: .itemName("the account name"))
     static let format = OptionSpec(
         option: .format, valueName: "FORMAT", choices: IDFormat.allCases.map(\.rawValue),
         summary: "how to print the ID: uuid (default), upper, hex, urn, or env (KEYID_DEVICE_ID=...)",
-        environment: nil)
+        variable: nil, check: .choice(IDFormat.self), default: .text(IDFormat.uuid.rawValue))
     static let json = OptionSpec(
         option: .json, valueName: nil, choices: [],
         summary:
             "print one JSON object with id, service, account, label, created and modified (and previous_id, reason and differs when an ID was replaced or stored elsewhere)",
-        environment: nil)
+        variable: nil)
+    static let label = OptionSpec(
+        option: .label, valueName: "TEXT", choices: [],
+        summary:
+            "the label keyring managers show for the item it stores (default: Device ID for SERVICE (ACCOUNT))",
+        variable: nil, check: .label)
     static let noPrompt = OptionSpec(
         option: .noPrompt, valueName: nil, choices: [],
         summary: "never ask to unlock a locked keyring; fail with exit status 4 instead",
-        environment: nil)
+        variable: nil)
     static let timeout = OptionSpec(
         option: .timeout, valueName: "SECONDS", choices: [],
         summary: "give up after this many seconds with exit status 6 (default: \(Int(defaultTimeout)))",
-        environment: .timeout)
+        variable: .timeout, check: .timeout, default: .seconds(defaultTimeout))
     static let help = OptionSpec(
-        option: .help, valueName: nil, choices: [], summary: "show this help", environment: nil)
+        option: .help, valueName: nil, choices: [], summary: "show this help", variable: nil)
     static let backend = OptionSpec(
         option: .backend, valueName: "BACKEND", choices: BackendChoice.allCases.map(\.rawValue),
         summary: "where IDs live: secret-service (default) or file, for machines without one",
-        environment: .backend)
+        variable: .backend, check: .choice(BackendChoice.self),
+        default: .text(BackendChoice.secretService.rawValue))
     static let derive = OptionSpec(
         option: .derive, valueName: "APP", choices: [],
         summary: "store the ID derived from this machine and the application ID APP, not a random one",
-        environment: nil)
+        variable: nil, check: .application)
     static let onClone = OptionSpec(
         option: .onClone, valueName: "ACTION", choices: ClonePolicy.allCases.map(\.rawValue),
         summary: "when the ID was stored on another machine: warn (default), fail (exit 9) or rotate",
-        environment: .onClone)
+        variable: .onClone, check: .choice(ClonePolicy.self), default: .text(ClonePolicy.warn.rawValue))
 
     static let collection = OptionSpec(
         option: .collection, valueName: "NAME", choices: [],
         summary:
             "the keyring to search and store in, by alias (default, login) or label (default: search every keyring, store in the default one)",
-        environment: .collection)
+        variable: .collection, check: .name)
     static let user = OptionSpec(
         option: .user, valueName: "NAME", choices: [],
         summary: "act as this user, for root: their session bus, keyring, lock and files",
-        environment: .user)
+        variable: .user, check: .name)
 
     /// Every subcommand, in the order help lists them.
     package static let subcommands: [SubcommandSpec] = [
@@ -67,7 +74,9 @@ package enum CommandTable {
             abstract: "store a new random ID and print it",
             discussion:
                 "Creates a random version-4 UUID, stores it in the default keyring under the service and account attributes, and prints it. If an ID is already stored, nothing changes and the exit status is 3.",
-            options: [service, account, derive, format, json, backend, collection, user, noPrompt, timeout, help],
+            options: [
+                service, account, label, derive, format, json, backend, collection, user, noPrompt, timeout, help,
+            ],
             examples: [
                 ("keyid create --service com.example.agent", "mint the ID for one application"),
                 (
@@ -83,8 +92,8 @@ package enum CommandTable {
             options: [
                 OptionSpec(
                     option: .create, valueName: nil, choices: [],
-                    summary: "create and store an ID when none is stored", environment: nil),
-                service, account, onClone, format, json, backend, collection, user, noPrompt, timeout, help,
+                    summary: "create and store an ID when none is stored", variable: nil),
+                service, account, label, onClone, format, json, backend, collection, user, noPrompt, timeout, help,
             ],
             examples: [
                 ("keyid get --create", "print this machine's ID, creating it on first use"),
@@ -98,7 +107,7 @@ package enum CommandTable {
             options: [
                 OptionSpec(
                     option: .force, valueName: nil, choices: [],
-                    summary: "succeed when no ID is stored", environment: nil),
+                    summary: "succeed when no ID is stored", variable: nil),
                 service, account, backend, collection, user, noPrompt, timeout, help,
             ],
             examples: [("keyid delete --force", "remove the ID if there is one, as before capturing a disk image")]),
@@ -110,8 +119,9 @@ package enum CommandTable {
             options: [
                 OptionSpec(
                     option: .value, valueName: "-", choices: ["-"],
-                    summary: "read the new ID from standard input instead of making one", environment: nil),
-                service, account, derive, format, json, backend, collection, user, noPrompt, timeout, help,
+                    summary: "read the new ID from standard input instead of making one", variable: nil,
+                    check: .standardInput),
+                service, account, label, derive, format, json, backend, collection, user, noPrompt, timeout, help,
             ],
             examples: [
                 ("keyid rotate", "give this machine a new ID"),
@@ -121,15 +131,15 @@ package enum CommandTable {
             subcommand: .list,
             abstract: "list the IDs keyid stored",
             discussion:
-                "Lists the items keyid stored, one line each with service, account, created and modified times, as a table; the IDs themselves only with --show. --service narrows the list to one service.",
+                "Lists the items keyid stored, one line each with service, account, created and modified times and label, as a table; the IDs themselves only with --show. --service narrows the list to one service.",
             options: [
                 service,
                 OptionSpec(
-                    option: .show, valueName: nil, choices: [], summary: "also print each ID", environment: nil),
+                    option: .show, valueName: nil, choices: [], summary: "also print each ID", variable: nil),
                 OptionSpec(
                     option: .json, valueName: nil, choices: [],
                     summary: "print one JSON array of objects with service, account, label, created and modified",
-                    environment: nil),
+                    variable: nil),
                 backend, collection, user, noPrompt, timeout, help,
             ],
             examples: [("keyid list --show", "every ID keyid keeps, with its value")]),
@@ -153,7 +163,7 @@ package enum CommandTable {
     /// Options accepted before any subcommand.
     package static let globalOptions: [OptionSpec] = [
         help,
-        OptionSpec(option: .version, valueName: nil, choices: [], summary: "print the version", environment: nil),
+        OptionSpec(option: .version, valueName: nil, choices: [], summary: "print the version", variable: nil),
     ]
 
     /// The spec of one subcommand.
@@ -178,12 +188,12 @@ package enum CommandTable {
     }()
 
     /// Every environment variable keyid reads that a user sets, with what it does.
-    package static var environment: [(name: String, summary: String)] {
-        EnvironmentVariable.allCases.map { ($0.rawValue, $0.summary) } + sessionEnvironment
+    package static var documentedVariables: [(name: String, summary: String)] {
+        EnvironmentVariable.allCases.map { ($0.rawValue, $0.summary) } + sessionVariables
     }
 
     /// The session's variables a user sets that keyid reads, with what each does for keyid.
-    package static var sessionEnvironment: [(name: String, summary: String)] {
+    package static var sessionVariables: [(name: String, summary: String)] {
         SystemVariable.allCases.compactMap { variable in summary(of: variable).map { (variable.rawValue, $0) } }
     }
 

@@ -1,7 +1,7 @@
 /// An option keyid understands; ``CommandTable`` describes each one.
 package enum Option: String, CaseIterable, Sendable {
     case service, account, format, json, create, force, value, derive, onClone, show, backend, collection, user
-    case noPrompt, timeout
+    case label, noPrompt, timeout
     case help, version
 
     /// The one-letter spelling the option also has (`-h`), if any.

@@ -35,13 +35,13 @@ package struct SubcommandSpec: Sendable {
     /// the machine ID's file when it reads the machine ID. Any other `KEYID_*` variable is
     /// left alone, whatever its value.
     package var variables: [EnvironmentVariable] {
-        options.compactMap(\.environment) + (readsMachineID ? [.machineIDFile] : [])
+        options.compactMap(\.variable) + (readsMachineID ? [.machineIDFile] : [])
     }
 
     /// Every variable the subcommand reads that a user sets, with what it does: its own
     /// (``variables``), and, when it reaches a store (`--backend`), the session's.
-    package var environment: [(name: String, summary: String)] {
-        variables.map { ($0.rawValue, $0.summary) } + (takes(.backend) ? CommandTable.sessionEnvironment : [])
+    package var documentedVariables: [(name: String, summary: String)] {
+        variables.map { ($0.rawValue, $0.summary) } + (takes(.backend) ? CommandTable.sessionVariables : [])
     }
 
     package var name: String { subcommand.rawValue }

@@ -4,7 +4,8 @@ enum CreateCommand {
         -> CommandResult
     {
         var result = CommandResult(
-            try ids.create(settings.key, id: derived, metadata: settings.json), settings: settings)
+            try ids.create(settings.key, id: derived, details: settings.details, metadata: settings.json),
+            settings: settings)
         result.change = "a new ID was stored"
         return result
     }

@@ -2,7 +2,7 @@
 enum DoctorCommand {
     /// Runs the checks, handing each line to `emit` as soon as it is known, so that a stall
     /// (which the deadline ends) leaves the finished checks printed.
-    static func run(_ settings: Settings, _ ids: DeviceIDs, _ context: Context, emit: (String) -> Void)
+    static func run(_ settings: Settings, _ ids: DeviceIDs, _ environment: ProcessEnvironment, emit: (String) -> Void)
         throws(KeyIDError) -> CommandResult
     {
         var failure: Check?
@@ -16,14 +16,14 @@ enum DoctorCommand {
         report(.ok("backend", settings.backend.rawValue))
         try ids.diagnose { report($0) }
         let storeFailed = failure != nil
-        report(lockDirectory(context.environment))
+        report(lockDirectory(environment))
         do throws(KeyIDError) {
-            _ = try context.machineID()
+            _ = try ids.machineID()
             report(.ok("machine ID", "readable; new IDs are bound to this machine"))
         } catch {
             report(.warning("machine ID", "\(CommandLineText.line(error)); clone detection is off"))
         }
-        report(signals(context))
+        report(signals(ids))
         if !storeFailed {
             report(storedID(settings.key, ids))
         }
@@ -69,9 +69,9 @@ enum DoctorCommand {
     }
 
     /// The signals this machine offers to the current user, which new IDs are bound to.
-    static func signals(_ context: Context) -> Check {
+    static func signals(_ ids: DeviceIDs) -> Check {
         let readable = MachineSignal.allCases.filter { signal in
-            signal == .machineID ? (try? context.machineID()) != nil : context.readSignal(signal) != nil
+            ids.canRead(signal)
         }
         let unreadable = MachineSignal.allCases.filter { !readable.contains($0) }
         var detail = readable.isEmpty ? "none readable" : readable.map(\.rawValue).joined(separator: ", ")

@@ -3,7 +3,8 @@ enum GetCommand {
     static func run(_ settings: Settings, _ ids: DeviceIDs) throws(KeyIDError) -> CommandResult {
         let reading: DeviceIDs.Reading
         do {
-            reading = try ids.read(settings.key, create: settings.create, metadata: settings.json)
+            reading = try ids.read(
+                settings.key, create: settings.create, details: settings.details, metadata: settings.json)
         } catch .cloned(let key) {
             // --on-clone fail: the refusal names what differs, which a read that only warns finds.
             let signals = (try? ids.read(key, onClone: .warn).cloneSignals) ?? []

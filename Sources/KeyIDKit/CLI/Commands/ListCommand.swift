@@ -37,14 +37,15 @@ enum ListCommand {
                     "no IDs stored" + (settings.serviceFilter.map { " for service '\(Parser.printable($0))'" } ?? "")
                 ])
         }
-        var table = [["SERVICE", "ACCOUNT", "CREATED", "MODIFIED"] + (settings.show ? ["ID"] : [])]
+        // LABEL comes last: the columns before it stay where scripts found them.
+        var table = [["SERVICE", "ACCOUNT", "CREATED", "MODIFIED"] + (settings.show ? ["ID"] : []) + ["LABEL"]]
         for row in rows {
             let id = row.id ?? (row.hasValue ? "(not a valid ID)" : "-")
             table.append(
                 [
                     row.service.map(DisplayText.escaped) ?? "(none)", row.account.map(DisplayText.escaped) ?? "(none)",
                     row.created ?? "-", row.modified ?? "-",
-                ] + (settings.show ? [id] : []))
+                ] + (settings.show ? [id] : []) + [row.label.map(DisplayText.escaped) ?? "-"])
         }
         return CommandResult(output: TextTable.render(table), notices: notices)
     }

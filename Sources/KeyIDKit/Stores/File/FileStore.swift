@@ -1,21 +1,10 @@
 import Glibc
 
-/// A secret store kept in a directory of files, for servers and containers without a
-/// Secret Service. It is chosen explicitly (`--backend file`), never as a fallback.
-///
-/// Each `(service, account)` has one file, named as ``FileNames`` says, so lookups find 0
-/// or 1 item; the handle of an item is its file's path. A file holds a ``FileRecord``
-/// whose attributes must name the file's own service and account. A file that does not
-/// follow the format (hand-written, truncated, or holding another item's attributes) is
-/// still reported, as an item whose value is the file's raw bytes (up to 64 KiB), created
-/// and modified at its mtime, with only `service` and `account` as attributes: a file
-/// holding nothing but an ID reads as that ID, anything else reads as "not a valid ID"
-/// (exit 7), and `rotate` rewrites it properly. Files are written atomically
-/// (``ItemDirectory``).
-///
-/// The directory is created 0700 when missing. A directory or file that is a symbolic link,
-/// belongs to another user or (the directory) is open to others is refused with
-/// ``KeyIDError/Failure/fileBackend(_:)`` (exit 8), as are failed system calls.
+/// A secret store in a directory of files, one ``FileRecord`` per key (named as ``FileNames``
+/// says; an item's handle is its file's path), written atomically by ``ItemDirectory``. A
+/// file that is not a record of its own key reads as an item holding the file's bytes, which
+/// `rotate` rewrites. The directory is created 0700; links, other users' files and a
+/// directory open to others are refused (``KeyIDError/Failure/fileBackend(_:)``).
 package final class FileStore: SecretStore {
     /// The directory holding the files.
     package let directory: String
@@ -80,31 +69,25 @@ package final class FileStore: SecretStore {
         return items
     }
 
-    package func add(_ id: DeviceID, for key: ItemKey, binding: MachineBinding?) throws(KeyIDError) {
+    package func add(_ new: NewItem) throws(KeyIDError) {
         try SystemFailure.reported { () throws(SystemFailure) in
             let files = try directoryCreatingIfNeeded()
             files.removeStaleTemporaries(now: now())
             let time = now()
             let record = FileRecord(
-                secret: Array(id.uuidString.utf8), label: key.label, created: time, modified: time,
-                attributes: key.storedAttributes(binding: binding))
+                secret: new.secret, label: new.label, created: time, modified: time, attributes: new.attributes)
             try files.write(
-                record.serialized(), to: FileNames.fileName(for: key), unlessTaken: .alreadyExists(key))
+                record.serialized(), to: FileNames.fileName(for: new.key), unlessTaken: .alreadyExists(new.key))
         }
     }
 
     /// Rewrites the item's file once, with the new value and keyid's attributes.
-    package func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: MachineBinding?)
-        throws(KeyIDError)
-    {
-        try SystemFailure.reported { () throws(SystemFailure) in
-            try rewrite(item, with: id, for: key, binding: binding)
-        }
+    package func replace(_ item: StoredItem, with new: NewItem) throws(KeyIDError) {
+        try SystemFailure.reported { () throws(SystemFailure) in try rewrite(item, with: new) }
     }
 
-    private func rewrite(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: MachineBinding?)
-        throws(SystemFailure)
-    {
+    private func rewrite(_ item: StoredItem, with new: NewItem) throws(SystemFailure) {
+        let key = new.key
         let name = try fileName(of: item)
         guard FileNames.fileName(for: key) == name else {
             throw ItemDirectory.failure("cannot move the ID in \(item.handle) to another service or account")
@@ -120,8 +103,9 @@ package final class FileStore: SecretStore {
                 secret: bytes, label: item.label ?? key.label, created: item.created ?? mtime, modified: mtime,
                 attributes: item.attributes ?? Dictionary(uniqueKeysWithValues: key.attributes))
         }
-        record.secret = Array(id.uuidString.utf8)
-        record.attributes.merge(key.storedAttributes(binding: binding)) { _, new in new }
+        record.secret = new.secret
+        if let label = new.details.label { record.label = label }
+        record.attributes.merge(new.attributes) { _, replacement in replacement }
         record.modified = now()
         files.removeStaleTemporaries(now: now())
         try files.write(record.serialized(), to: name, unlessTaken: nil)

@@ -148,20 +148,20 @@ package final class SecretServiceStore: SecretStore {
         return paths.map { found in found.compactMap { loaded[$0] } }
     }
 
-    package func add(_ id: DeviceID, for key: ItemKey, binding: MachineBinding?) throws(KeyIDError) {
+    package func add(_ new: NewItem) throws(KeyIDError) {
+        let key = new.key
         let collection = try targetCollection()
         if Self.isTemporary(collection) { throw .unavailable(.temporaryKeyring(describeCollection(collection))) }
         let session = try openSession()
         let properties = DBusValue.array(
             elementType: "{sv}",
             [
-                .dictEntry(.string(Self.itemInterface + ".Label"), .variant(.string(key.label))),
+                .dictEntry(.string(Self.itemInterface + ".Label"), .variant(.string(new.label))),
                 .dictEntry(
-                    .string(Self.itemInterface + ".Attributes"),
-                    .variant(.stringDictionary(attributes(for: key, binding: binding)))),
+                    .string(Self.itemInterface + ".Attributes"), .variant(.stringDictionary(attributes(for: new)))),
             ])
         let arguments: [DBusValue] = [
-            properties, .plainSecret(Array(id.uuidString.utf8), session: session), .boolean(false),
+            properties, .plainSecret(new.secret, session: session), .boolean(false),
         ]
         var attempt = 0
         while true {
@@ -191,17 +191,20 @@ package final class SecretServiceStore: SecretStore {
         }
     }
 
-    package func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: MachineBinding?)
-        throws(KeyIDError)
-    {
+    package func replace(_ item: StoredItem, with new: NewItem) throws(KeyIDError) {
         if item.isTemporary {
             throw .unavailable(
                 .temporaryKeyring("the keyring holding the ID (\(Self.collectionPath(of: item.handle)))"))
         }
         let session = try openSession()
         _ = try request(
-            item.handle, Self.itemInterface, "SetSecret", [.plainSecret(Array(id.uuidString.utf8), session: session)],
+            item.handle, Self.itemInterface, "SetSecret", [.plainSecret(new.secret, session: session)],
             replyType: "()")
+        if let label = new.details.label, label != item.label {
+            _ = try request(
+                item.handle, Self.propertiesInterface, "Set",
+                [.string(Self.itemInterface), .string("Label"), .variant(.string(label))], replyType: "()")
+        }
         // The ID is keyid's now: mark it and bind it to this machine.
         let current: [String: String]
         if let loaded = item.attributes {
@@ -209,7 +212,7 @@ package final class SecretServiceStore: SecretStore {
         } else {
             current = try itemProperty(item.handle, "Attributes").stringDictionary
         }
-        let own = attributes(for: key, binding: binding)
+        let own = attributes(for: new)
         let wanted = current.merging(own) { _, new in new }
         if wanted != current {
             try setAttributes(of: item, to: wanted, keeping: own)
@@ -222,10 +225,10 @@ package final class SecretServiceStore: SecretStore {
     }
 
     /// The attributes keyid writes on the Secret Service: its own (see
-    /// ``ItemKey/storedAttributes(binding:)``) and the account under Python keyring's name.
-    func attributes(for key: ItemKey, binding: MachineBinding?) -> [String: String] {
-        var attributes = key.storedAttributes(binding: binding)
-        attributes[Self.pythonKeyringAccount] = key.account
+    /// ``NewItem/attributes``) and the account under Python keyring's name.
+    func attributes(for new: NewItem) -> [String: String] {
+        var attributes = new.attributes
+        attributes[Self.pythonKeyringAccount] = new.key.account
         return attributes
     }
 

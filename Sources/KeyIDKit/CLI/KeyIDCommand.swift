@@ -1,5 +1,6 @@
-/// keyid's entry point: parse, check, run, and decide the output and exit status in one place.
-package enum KeyID {
+/// The `keyid` command: parse, check, call the library, and decide the output and exit status
+/// in one place.
+package enum KeyIDCommand {
     /// Runs one command line (without the program name) and returns the exit status.
     package static func run(_ arguments: [String], context: Context) -> Int32 {
         let invocation: Invocation
@@ -14,7 +15,7 @@ package enum KeyID {
         case .help(let subcommand):
             return deliver(HelpText.render(subcommand), change: nil, context) ?? 0
         case .run(let subcommand, let options):
-            return execute(subcommand, options, context)
+            return runSubcommand(subcommand, options, context)
         }
     }
 
@@ -32,7 +33,9 @@ package enum KeyID {
         return run(arguments, context: context)
     }
 
-    private static func execute(_ subcommand: Subcommand, _ options: ParsedOptions, _ context: Context) -> Int32 {
+    /// Runs a parsed subcommand: its settings, the deadline, the library call, then the
+    /// output and the exit status.
+    private static func runSubcommand(_ subcommand: Subcommand, _ options: ParsedOptions, _ context: Context) -> Int32 {
         let settings: Settings
         let value: DeviceID?
         do {
@@ -52,7 +55,7 @@ package enum KeyID {
         }
         let outcome: Result<CommandResult, KeyIDError>
         do {
-            outcome = .success(try perform(subcommand, settings, value, context))
+            outcome = .success(try callLibrary(subcommand, settings, value, context))
         } catch {
             outcome = .failure(error)
         }
@@ -70,7 +73,10 @@ package enum KeyID {
         }
     }
 
-    private static func perform(_ subcommand: Subcommand, _ settings: Settings, _ value: DeviceID?, _ context: Context)
+    /// Acts as `--user`'s user, builds the library and calls it for the subcommand.
+    private static func callLibrary(
+        _ subcommand: Subcommand, _ settings: Settings, _ value: DeviceID?, _ context: Context
+    )
         throws(KeyIDError) -> CommandResult
     {
         // Before anything is opened; inside the deadline, since looking the user up may wait
@@ -82,12 +88,12 @@ package enum KeyID {
             settings.allowPrompt = false
             settings.onClone = .warn
         }
-        // The machine ID is read at most once a run, and only when something needs it.
-        var context = context
-        context.machineID = DeviceIDs.once(context.machineID)
-        let ids = context.deviceIDs(settings, onPrompt: context.usesWatchdog ? deadlineMessages(settings) : nil)
+        let ids = try context.deviceIDs(settings, onPrompt: context.usesWatchdog ? deadlineMessages(settings) : nil)
+        // The process keeps the instance until it exits: the kernel closes the connection then,
+        // cheaper than taking it apart (doc/PERFORMANCE.md).
+        if context.usesWatchdog { keptUntilExit.withLock { $0.append(ids) } }
         let derived = try settings.application.map { application throws(KeyIDError) in
-            try context.machineID().appSpecific(application)
+            try ids.machineID().appSpecific(application)
         }
         switch subcommand {
         case .derive: return DeriveCommand.run(settings, derived)
@@ -98,7 +104,7 @@ package enum KeyID {
         case .list: return try ListCommand.run(settings, ids)
         case .doctor:
             var failure: SystemCallError?
-            var result = try DoctorCommand.run(settings, ids, context) { line in
+            var result = try DoctorCommand.run(settings, ids, context.environment) { line in
                 guard failure == nil else { return }
                 do throws(SystemCallError) { try context.stdout.write(line) } catch { failure = error }
             }
@@ -106,6 +112,8 @@ package enum KeyID {
             return result
         }
     }
+
+    private static let keptUntilExit = ThreadLock<[DeviceIDs]>([])
 
     /// What a prompt starting and ending does to the run's deadline message, which says what
     /// the run was waiting for.
@@ -131,9 +139,7 @@ package enum KeyID {
         "timed out after \(shown(seconds)) s waiting for an unlock prompt nobody answered; answer it, run with --no-prompt to fail at once instead, or use --timeout to wait longer"
     }
 
-    private static func shown(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
-    }
+    private static func shown(_ seconds: Double) -> String { Duration.seconds(seconds).secondsText }
 
     /// Writes the result to standard output. Output is part of the result: a failed write is
     /// exit 8 with one line on standard error, saying what the run had already changed; a
