@@ -91,7 +91,9 @@ struct ConnectionTests {
             cat out; cat err >&2
             stop
             """,
-            environment: ["PROBE": LibraryKeyringTests.probe, "CONF": TestEnvironment.root + "/Tests/Harness/session.conf"])
+            environment: [
+                "PROBE": LibraryKeyringTests.probe, "CONF": TestEnvironment.root + "/Tests/Harness/session.conf",
+            ])
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "status=0", "\(outcome.stdout)\(outcome.stderr)")
         #expect(lines.count == 4, "\(lines)")
