@@ -39,7 +39,7 @@ options:
     type: str
   timeout:
     description:
-      - Each run of keyid gives up after this many seconds (keyid's C(--timeout)), greater than 0 and at most 3600, rounded
+      - Each run of keyid gives up after this many seconds (keyid's C(--timeout)), greater than 0 and at most 2147483, rounded
         to the microsecond.
     type: float
     default: 30

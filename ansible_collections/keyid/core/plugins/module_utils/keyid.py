@@ -27,7 +27,7 @@ ARGUMENT_SPEC = dict(
 )
 
 # keyid's largest --timeout, in seconds.
-MAX_TIMEOUT = 3600
+MAX_TIMEOUT = 2147483
 
 # What keyid's exit statuses mean (keyid(1), EXIT STATUS).
 NOT_FOUND = 1

@@ -260,7 +260,7 @@ def test_a_label_from_the_keyring_is_escaped_as_keyid_escapes_it(mocker):
     assert outcome.result['keyid']['id'] == FIRST_ID and outcome.result['keyid']['service'] == 'keyid'
 
 
-@pytest.mark.parametrize('timeout', [0, -1, 3600.5, 3600.0000006, 1e-07, 4e-07])
+@pytest.mark.parametrize('timeout', [0, -1, 2147483.5, 2147483.0000006, 1e-07, 4e-07])
 def test_a_timeout_keyid_would_refuse_is_caught_before_keyid_runs(mocker, timeout):
     keyid = FakeKeyID()
     outcome = run(mocker, keyid, timeout=timeout)
