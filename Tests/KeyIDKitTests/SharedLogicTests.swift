@@ -7,10 +7,10 @@ import Testing
 @Suite("Logic the command and the library share", .tags(.unit))
 struct SharedLogicTests {
     @Test(
-        "durations read as seconds the same way everywhere",
+        "durations read as seconds the same way everywhere, in the form --timeout takes (never 1e-05)",
         arguments: [
             (Duration.seconds(30), "30"), (.milliseconds(2500), "2.5"), (.milliseconds(1), "0.001"),
-            (.seconds(0.25), "0.25"),
+            (.seconds(0.25), "0.25"), (.microseconds(10), "0.00001"), (.seconds(2_147_483), "2147483"),
         ])
     func secondsText(duration: Duration, text: String) {
         #expect(duration.secondsText == text)

@@ -1,8 +1,12 @@
 extension Duration {
-    /// The duration in seconds as messages write it: `30`, `2.5`, `0.001`.
+    /// The duration in seconds as messages write it, to the microsecond and never in
+    /// exponent form, so that it reads as `--timeout` takes it: `30`, `2.5`, `0.00001`.
     package var secondsText: String {
         let (whole, fraction) = components
-        let seconds = Double(whole) + Double(fraction) / 1e18
-        return seconds == seconds.rounded() && seconds < 1e15 ? String(Int64(seconds)) : String(seconds)
+        let micros = fraction / 1_000_000_000_000
+        guard micros > 0 else { return "\(whole)" }
+        var decimals = String(micros + 1_000_000).dropFirst()
+        while decimals.hasSuffix("0") { decimals.removeLast() }
+        return "\(whole).\(decimals)"
     }
 }

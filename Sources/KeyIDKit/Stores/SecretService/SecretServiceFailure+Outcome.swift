@@ -15,7 +15,7 @@ extension SecretServiceFailure {
     static func timedOut(_ operation: String, timeout: Duration) -> SecretServiceFailure {
         SecretServiceFailure(
             operation: operation, domain: GErrorCode.ioDomain, code: GErrorCode.ioTimedOut,
-            message: "no answer on the session bus within \(seconds(timeout)) s")
+            message: "no answer on the session bus within \(timeout.secondsText) s")
     }
 
     /// The Secret Service is not on the bus (any more): no one owns its name.
@@ -30,16 +30,6 @@ extension SecretServiceFailure {
         SecretServiceFailure(
             operation: operation, domain: GErrorCode.dbusDomain, code: GErrorCode.dbusInvalidArgs,
             message: "the call was not sent: an argument is not a valid D-Bus value")
-    }
-
-    /// A duration in seconds, as `0.5` or `25`.
-    static func seconds(_ duration: Duration) -> String {
-        let (whole, fraction) = duration.components
-        let millis = fraction / 1_000_000_000_000_000
-        guard millis > 0 else { return "\(whole)" }
-        var decimals = String(millis + 1000).dropFirst()
-        while decimals.hasSuffix("0") { decimals.removeLast() }
-        return "\(whole).\(decimals)"
     }
 
     /// Whether this failure is `domain`'s `code`.

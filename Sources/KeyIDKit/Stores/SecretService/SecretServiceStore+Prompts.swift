@@ -79,7 +79,7 @@ extension SecretServiceStore {
                 // abandoned with this connection, which is closed, and the provider withdraws
                 // the prompt of a client that went away.
                 dropConnection()
-                throw .timedOut("timed out after \(timeout) waiting for a prompt nobody answered")
+                throw .timedOut("timed out after \(timeout.secondsText) s waiting for a prompt nobody answered")
             }
             throw error
         }
