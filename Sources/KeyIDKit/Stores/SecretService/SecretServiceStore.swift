@@ -10,9 +10,10 @@
 /// libsecret's own session always begins with a Diffie-Hellman exchange, which costs about
 /// half of a `secret-tool lookup`. Requests that do not depend on each other are sent
 /// together, so a read is two round trips after the connection's one round trip of set-up:
-/// `OpenSession` with the search, then `GetSecrets` with the attributes. Items are created with `replace = false` and updated in place with
-/// `Item.SetSecret`. What differs between providers is handled in
-/// `SecretServiceStore+Providers.swift`.
+/// `OpenSession` with the search, then `GetSecrets` with the attributes; a later read of the
+/// same item by the same store is one (``guess(for:_:)``). Items are created with
+/// `replace = false` and updated in place with `Item.SetSecret`. What differs between
+/// providers is handled in `SecretServiceStore+Providers.swift`.
 package final class SecretServiceStore: SecretStore {
     static let servicePath = "/org/freedesktop/secrets"
     static let serviceInterface = "org.freedesktop.Secret.Service"
