@@ -78,12 +78,54 @@ struct SecretServiceStoreTests {
         #expect(after.first?.created == item.created)
     }
 
+    @Test("a later read of the item found before goes with its search, and what changed since is read anew")
+    func readWithSearch() throws {
+        let key = try key()
+        let other = SecretServiceStore(allowPrompt: false, timeout: DeviceIDs.defaultTimeout) {
+            () throws(KeyIDError) in try Locations.sessionBus(.current())
+        }
+        try store.add(Self.one, for: key, binding: MachineBinding(machine: "abc"))
+        let first = try #require(try store.items(matching: key, details: [.secrets, .attributes]).first)
+        #expect(store.lastFound.values.contains(first.handle))
+        let again = try store.items(matching: key, details: [.secrets, .attributes])
+        #expect(again.map(\.handle) == [first.handle])
+        #expect(again.first?.secret == Array(Self.one.uuidString.utf8))
+        #expect(again.first?.binding == "abc")
+        // Replaced by another client: a new item, which the guess does not name.
+        for item in try other.items(matching: key, details: []) { try other.delete(item) }
+        try other.add(Self.two, for: key, binding: nil)
+        let replaced = try store.items(matching: key, details: [.secrets, .attributes])
+        #expect(replaced.count == 1)
+        #expect(replaced.first?.handle != first.handle)
+        #expect(replaced.first?.secret == Array(Self.two.uuidString.utf8))
+        #expect(replaced.first?.binding == nil)
+        // A second item beside it: both are read, not the guess alone.
+        try other.add(Self.one, for: key, binding: nil)
+        #expect(Set(try store.items(matching: key, details: [.secrets, .attributes]).compactMap(\.secret)).count == 2)
+        #expect(try store.items(matching: key, details: [.secrets, .attributes]).count == 2)
+    }
+
     @Test("delete removes the item")
     func delete() throws {
         let key = try key()
         try store.add(Self.one, for: key, binding: nil)
         for item in try store.items(matching: key, details: []) { try store.delete(item) }
         #expect(try store.items(matching: key, details: []).isEmpty)
+    }
+
+    @Test("deleting an item another program deleted since the search succeeds; a delete reads no attributes")
+    func deleteGone() throws {
+        let key = try key()
+        try store.add(Self.one, for: key, binding: nil)
+        let found = try store.items(matching: key, details: [.everyName])
+        #expect(found.count == 1)
+        #expect(found.first?.attributes == nil)
+        let other = SecretServiceStore(allowPrompt: false, timeout: DeviceIDs.defaultTimeout) {
+            () throws(KeyIDError) in try Locations.sessionBus(.current())
+        }
+        for item in found { try other.delete(item) }
+        for item in found { try store.delete(item) }
+        #expect(try store.items(matching: key, details: [.everyName]).isEmpty)
     }
 
     @Test("duplicates come back with metadata, and keyid's writes leave exactly one")

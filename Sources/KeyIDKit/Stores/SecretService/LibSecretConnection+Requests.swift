@@ -45,10 +45,11 @@ extension LibSecretConnection {
     private func complete(_ requests: [SecretServiceRequest], until deadline: MonotonicInstant)
         throws(SecretServiceFailure) -> [Result<[DBusValue], SecretServiceFailure>]
     {
+        let encoded = requests.map(Self.parameters(of:))
         let milliseconds = Self.milliseconds(until: deadline)
-        let started = requests.map { request in
+        let started = zip(requests, encoded).map { request, parameters in
             let slot = Slot()
-            let problem = start(request, slot, timeout: milliseconds)
+            let problem = start(request, slot, timeout: milliseconds, parameters: .some(parameters))
             return (request: request, slot: problem == nil ? slot : nil, failure: problem)
         }
         let slots = started.compactMap(\.slot)
@@ -59,6 +60,17 @@ extension LibSecretConnection {
         return started.map { request, slot, problem in
             if let problem { return .failure(problem) }
             return finish(request, slot!)
+        }
+    }
+
+    /// A request's arguments as the floating GVariant its call takes; `nil` for a prompt, or
+    /// arguments that cannot be encoded. A batch's are encoded before the first is sent, so
+    /// that its requests go out one right after another.
+    static func parameters(of request: SecretServiceRequest) -> OpaquePointer? {
+        switch request {
+        case .method(let call): return encode(.tuple(call.arguments))
+        case .searchItems, .readAlias: return request.serviceCall.flatMap { encode(.tuple($0.arguments)) }
+        case .prompt: return nil
         }
     }
 

@@ -168,11 +168,15 @@ final class LibSecretConnection {
         if !still.isEmpty { abandonedConnections.withLock { $0 += still } }
     }
 
-    /// Starts `request`, whose completion `slot` receives; returns why it could not start.
-    func start(_ request: SecretServiceRequest, _ slot: Slot, timeout: Int32) -> SecretServiceFailure? {
+    /// Starts `request` (its arguments encoded by ``parameters(of:)`` unless given), whose
+    /// completion `slot` receives; returns why it could not start.
+    func start(_ request: SecretServiceRequest, _ slot: Slot, timeout: Int32, parameters: OpaquePointer?? = nil)
+        -> SecretServiceFailure?
+    {
+        let parameters = parameters ?? Self.parameters(of: request)
         switch request {
         case .method(let call):
-            guard let parameters = Self.encode(.tuple(call.arguments)) else { return .unencodable(call.operation) }
+            guard let parameters else { return .unencodable(call.operation) }
             let replyType = call.replyType.flatMap { keyid_variant_type_new($0) }
             defer { if let replyType { g_variant_type_free(replyType) } }
             // The Secret Service by the name libsecret's proxy uses ($SECRET_SERVICE_BUS_NAME).
@@ -183,12 +187,9 @@ final class LibSecretConnection {
                 call.member, parameters, replyType,
                 G_DBUS_CALL_FLAGS_NONE, timeout, nil, Self.finished, slot.retained)
         case .searchItems, .readAlias:
-            // Through libsecret's proxy, which addresses the provider's unique name and checks
-            // the reply's type; libsecret's own search and alias calls would strip the
-            // provider's error name.
-            guard let call = request.serviceCall, let parameters = Self.encode(.tuple(call.arguments)) else {
-                return .unencodable(request.operation)
-            }
+            // Through libsecret's proxy, which addresses the provider's unique name and checks the
+            // reply's type; libsecret's own search and alias calls would strip the error's name.
+            guard let call = request.serviceCall, let parameters else { return .unencodable(request.operation) }
             g_dbus_proxy_call(
                 Self.proxy(service), call.member, parameters, G_DBUS_CALL_FLAGS_NONE, timeout, nil, Self.finished,
                 slot.retained)
@@ -279,7 +280,7 @@ final class LibSecretConnection {
     // MARK: - GVariant
 
     /// A new floating GVariant holding `value`; `nil` for a path or type that is not one.
-    private static func encode(_ value: DBusValue) -> OpaquePointer? {
+    static func encode(_ value: DBusValue) -> OpaquePointer? {
         switch value {
         case .string(let text):
             return g_variant_new_string(text)

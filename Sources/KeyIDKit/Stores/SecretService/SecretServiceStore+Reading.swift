@@ -7,6 +7,13 @@ extension SecretServiceStore {
     /// `GetAll` where it is enough: gnome-keyring looks every property up separately, which
     /// costs milliseconds each in a keyring of thousands of items.
     func load(_ details: LookupDetails, into items: inout [StoredItem]) throws(KeyIDError) {
+        let calls = try loadCalls(details, for: items)
+        guard !calls.isEmpty else { return }
+        try apply(try requests(calls)[...], details, to: &items)
+    }
+
+    /// The calls that fetch what `details` asks for, for every item (see ``load(_:into:)``).
+    func loadCalls(_ details: LookupDetails, for items: [StoredItem]) throws(KeyIDError) -> [SecretServiceRequest] {
         var calls: [SecretServiceRequest] = []
         if details.contains(.secrets) {
             calls.append(
@@ -32,8 +39,17 @@ extension SecretServiceStore {
                                 arguments: [.string(Self.itemInterface), .string("Attributes")], replyType: "(v)")))
             }
         }
-        guard !calls.isEmpty else { return }
-        var replies = try requests(calls)[...]
+        return calls
+    }
+
+    /// Fills `items` from the replies to ``loadCalls(_:for:)`` (an item deleted meanwhile is
+    /// dropped).
+    func apply(
+        _ replies: ArraySlice<Result<[DBusValue], SecretServiceFailure>>, _ details: LookupDetails,
+        to items: inout [StoredItem]
+    ) throws(KeyIDError) {
+        var replies = replies
+        let everything = details.contains(.metadata) || items.count > 1
         var vanished: Set<String> = []
         if details.contains(.secrets) {
             let reply = try mapped { () throws(SecretServiceFailure) in try replies.removeFirst().get() }
@@ -71,5 +87,38 @@ extension SecretServiceStore {
             }
         }
         items.removeAll { vanished.contains($0.handle) }
+    }
+}
+
+/// Reading an item found before together with the search (a library instance's later reads).
+extension SecretServiceStore {
+    /// The item a search for `wanted` found alone last time, with the calls that read it, sent
+    /// with the search again: when the search finds that item alone, its replies are the read
+    /// (one round trip instead of two), else they are let go. Only once a session is open.
+    func guess(for sets: [[(String, String)]], _ details: LookupDetails) throws(KeyIDError) -> (
+        item: StoredItem, calls: [SecretServiceRequest]
+    )? {
+        guard sets.count == 1, let path = lastFound[Self.foundKey(sets[0])] else { return nil }
+        let item = Self.found(path)
+        let calls = try loadCalls(details, for: [item])
+        return calls.isEmpty ? nil : (item, calls)
+    }
+
+    /// Keeps what a search for each of `sets` found, when one item alone (see ``guess(for:_:)``).
+    func remember(_ paths: [[String]], for sets: [[(String, String)]]) {
+        guard sets.count == 1, paths.count == 1 else { return }
+        let key = Self.foundKey(sets[0])
+        lastFound[key] = paths[0].count == 1 ? paths[0][0] : nil
+    }
+
+    private static func foundKey(_ wanted: [(String, String)]) -> String {
+        wanted.map { $0.0 + "\u{0}" + $0.1 }.sorted().joined(separator: "\u{0}\u{0}")
+    }
+
+    /// An item a search found at `path`.
+    static func found(_ path: String) -> StoredItem {
+        var item = StoredItem(handle: path)
+        item.isTemporary = isTemporary(path)
+        return item
     }
 }

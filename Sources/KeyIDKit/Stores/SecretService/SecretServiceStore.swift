@@ -10,9 +10,10 @@
 /// libsecret's own session always begins with a Diffie-Hellman exchange, which costs about
 /// half of a `secret-tool lookup`. Requests that do not depend on each other are sent
 /// together, so a read is two round trips after the connection's one round trip of set-up:
-/// `OpenSession` with the search, then `GetSecrets` with the attributes. Items are created with `replace = false` and updated in place with
-/// `Item.SetSecret`. What differs between providers is handled in
-/// `SecretServiceStore+Providers.swift`.
+/// `OpenSession` with the search, then `GetSecrets` with the attributes; a later read of the
+/// same item by the same store is one (``guess(for:_:)``). Items are created with
+/// `replace = false` and updated in place with `Item.SetSecret`. What differs between
+/// providers is handled in `SecretServiceStore+Providers.swift`.
 package final class SecretServiceStore: SecretStore {
     static let servicePath = "/org/freedesktop/secrets"
     static let serviceInterface = "org.freedesktop.Secret.Service"
@@ -35,6 +36,8 @@ package final class SecretServiceStore: SecretStore {
     /// Whether a call that changes something was sent since ``beginOperation()``.
     private var changed = false
     private var session: String?
+    /// The item each search found alone last time, by what it searched for (``guess(for:_:)``).
+    var lastFound: [String: String] = [:]
     /// The collection IDs are written to, once resolved (see ``targetCollection()``).
     var target: String?
     /// Called with `true` before the provider is asked to show a prompt (an unlock dialog),
@@ -69,16 +72,17 @@ package final class SecretServiceStore: SecretStore {
                 besides: [])
         }
         // A write looks under both names and will need the session: all of it goes together.
-        let both = try search([key.attributes, python], details: details.union(.attributes), what: what)
+        let both = try search([key.attributes, python], details: details, what: what)
         return try foreign(in: both[1], besides: both[0])
     }
 
     /// `found` with the items of `stored` (Python keyring's) that name no account of their
-    /// own and are not among them, each with the times the duplicate rule needs.
+    /// own and are not among them, each with the times the duplicate rule needs. Attributes
+    /// are read here only for the items of `stored` alone that came without them.
     private func foreign(in stored: [StoredItem], besides found: [StoredItem]) throws(KeyIDError) -> [StoredItem] {
-        let foreign = stored.filter { item in
-            item.attributes?[ItemKey.accountAttribute] == nil && !found.contains { $0.handle == item.handle }
-        }
+        var others = stored.filter { item in !found.contains { $0.handle == item.handle } }
+        if others.contains(where: { $0.attributes == nil }) { try load(.attributes, into: &others) }
+        let foreign = others.filter { $0.attributes?[ItemKey.accountAttribute] == nil }
         guard !foreign.isEmpty else { return found }
         // The duplicate rule needs every item's times: fetched for those without, in one batch.
         var untimed = (found + foreign).filter { $0.created == nil }
@@ -118,6 +122,8 @@ package final class SecretServiceStore: SecretStore {
             }
             let opensSession = (details.contains(.secrets) || details.contains(.everyName)) && session == nil
             if opensSession { calls.append(.method(openSessionCall)) }
+            let guessed = session == nil ? nil : try guess(for: sets, details)
+            calls += guessed?.calls ?? []
             let replies = try requests(calls)
             if opensSession { try sessionOpened(replies[sets.count]) }
             paths = []
@@ -127,6 +133,12 @@ package final class SecretServiceStore: SecretStore {
                 let lockedHere = found.count > 1 ? found[1].objectPaths : []
                 paths.append((found.first?.objectPaths ?? []) + lockedHere)
                 locked += lockedHere.filter { !locked.contains($0) }
+            }
+            remember(paths, for: sets)
+            if let guessed, locked.isEmpty, paths == [[guessed.item.handle]] {
+                var items = [guessed.item]
+                try apply(replies.suffix(guessed.calls.count), details, to: &items)
+                return [items]
             }
             if !locked.isEmpty {
                 try unlock(locked, what: "the keyring holding \(what)")
@@ -138,11 +150,7 @@ package final class SecretServiceStore: SecretStore {
         }
         // Every item found, once, read in one batch (an item deleted meanwhile is dropped).
         var seen: Set<String> = []
-        var items = paths.joined().filter { seen.insert($0).inserted }.map { path in
-            var item = StoredItem(handle: path)
-            item.isTemporary = Self.isTemporary(path)
-            return item
-        }
+        var items = paths.joined().filter { seen.insert($0).inserted }.map(Self.found)
         if !items.isEmpty { try load(details, into: &items) }
         let loaded = Dictionary(items.map { ($0.handle, $0) }, uniquingKeysWith: { first, _ in first })
         return paths.map { found in found.compactMap { loaded[$0] } }
@@ -220,7 +228,11 @@ package final class SecretServiceStore: SecretStore {
     }
 
     package func delete(_ item: StoredItem) throws(KeyIDError) {
-        let reply = try request(item.handle, Self.itemInterface, "Delete", [], replyType: "(o)")
+        let call = DBusCall(path: item.handle, interface: Self.itemInterface, member: "Delete", replyType: "(o)")
+        let result = try requests([.method(call)])[0]
+        // Deleted since the search (another program's write, outside keyid's lock): it is gone.
+        if case .failure(let error) = result, error.isNoSuchObject { return }
+        let reply = try mapped { () throws(SecretServiceFailure) in try result.get() }
         try confirmDeletion(of: item, prompt: reply.first?.text ?? "/")
     }
 
