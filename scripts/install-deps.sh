@@ -31,7 +31,7 @@ case ${1:-build} in
     sanitize) wanted="$build $runtime $test $bench $recipes" ;;
     bench) wanted="$build $runtime $bench" ;;
     order) wanted="$build $runtime valgrind" ;;
-    package) wanted="$build $packaging" ;;
+    package) wanted="$build $packaging python3-venv" ;;
     *) echo "install-deps.sh: unknown purpose $1" >&2; exit 2 ;;
 esac
 

@@ -75,7 +75,10 @@ struct ConnectionTests {
             }
             stop() {
                 kill "$keyring_pid" "$bus_pid"
-                while kill -0 "$keyring_pid" 2>/dev/null || kill -0 "$bus_pid" 2>/dev/null; do sleep 0.01; done
+                tries=0
+                while { kill -0 "$keyring_pid" 2>/dev/null || kill -0 "$bus_pid" 2>/dev/null; } && [ $tries -le 500 ]; do
+                    sleep 0.01; tries=$((tries + 1))
+                done
                 rm -f "$socket"
             }
             start
@@ -120,9 +123,9 @@ struct ConnectionTests {
             exec 3>go
             tries=0; until [ -s out ] || [ $tries -gt 1000 ]; do sleep 0.01; tries=$((tries + 1)); done
             kill "$KEYID_TEST_DAEMON_PID"
-            while bus NameHasOwner string:org.freedesktop.secrets | grep -q true; do sleep 0.01; done
+            tries=0; while bus NameHasOwner string:org.freedesktop.secrets | grep -q true && [ $tries -le 500 ]; do sleep 0.01; tries=$((tries + 1)); done
             printf %s keyid-test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
-            until bus NameHasOwner string:org.freedesktop.secrets | grep -q true; do sleep 0.01; done
+            tries=0; until bus NameHasOwner string:org.freedesktop.secrets | grep -q true || [ $tries -gt 500 ]; do sleep 0.01; tries=$((tries + 1)); done
             sleep 0.2
             mark=$(wc -l <monitor)
             echo >&3; exec 3>&-

@@ -43,7 +43,7 @@ package struct Context {
             environment: environment,
             readInput: { limit throws(SystemCallError) in try POSIX.readAll(0, limit: limit) },
             inputIsTerminal: POSIX.isTerminal(0),
-            dependencies: .system(environment, handover: .export, lockWait: .unbounded),
+            dependencies: .system(environment, caller: .keyidCommand, lockWait: .unbounded),
             usesWatchdog: true, actAs: { name throws(KeyIDError) in try actAs(name) })
     }
 

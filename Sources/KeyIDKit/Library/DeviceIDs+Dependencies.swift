@@ -1,6 +1,6 @@
 extension DeviceIDs {
     /// What an instance is built from besides its backend and options: how it opens its store,
-    /// serialises its writes, makes IDs and reads the machine. ``system(_:handover:lockWait:)``
+    /// serialises its writes, makes IDs and reads the machine. ``system(_:caller:lockWait:)``
     /// is the real one, for programs and the `keyid` command alike; tests give their own.
     package struct Dependencies {
         package var openStore: (Backend, Options) throws(KeyIDError) -> any SecretStore
@@ -33,15 +33,15 @@ extension DeviceIDs {
             case unbounded
         }
 
-        /// The system's: the store on the session bus `environment` leads to (handed to GLib
-        /// as `handover` says) or in files, keyid's lock file, random IDs, and the machine's
+        /// The system's: the store on the session bus `environment` leads to (on a connection of
+        /// its own, in the process `caller` names) or in files, keyid's lock file, random IDs, and the machine's
         /// files.
         package static func system(
-            _ environment: ProcessEnvironment, handover: SessionBus.Handover = .asGLibFindsIt,
+            _ environment: ProcessEnvironment, caller: SessionBus.Caller = .hostProgram,
             lockWait: LockWait = .timeout
         ) -> Dependencies {
             Dependencies(
-                openStore: { backend, options in DeviceIDs.store(for: backend, options, environment, handover: handover)
+                openStore: { backend, options in DeviceIDs.store(for: backend, options, environment, caller: caller)
                 },
                 serializer: { options in
                     LockFileSerializer(waitingAtMost: lockWait == .timeout ? options.timeout : nil) {

@@ -110,22 +110,22 @@ public final class DeviceIDs: Sendable {
     /// command use.
     package static func store(
         for backend: Backend, _ options: Options, _ environment: ProcessEnvironment,
-        handover: SessionBus.Handover = .asGLibFindsIt
+        caller: SessionBus.Caller = .hostProgram
     ) -> any SecretStore {
         switch backend {
-        case .secretService: return secretServiceStore(options, environment, handover: handover)
+        case .secretService: return secretServiceStore(options, environment, caller: caller)
         case .file(let directory): return FileStore(directory: directory)
         }
     }
 
     /// The Secret Service store `options` describe, on the bus `environment` leads to, in the
-    /// command's own process (`handover` `.export`) or a host's.
+    /// command's own process (`caller` `.keyidCommand`) or a host program's.
     private static func secretServiceStore(
-        _ options: Options, _ environment: ProcessEnvironment, handover: SessionBus.Handover
+        _ options: Options, _ environment: ProcessEnvironment, caller: SessionBus.Caller
     ) -> SecretServiceStore {
         let store = SecretServiceStore(
             allowPrompt: options.allowsPrompt, collection: options.collection, timeout: options.timeout,
-            ownsProcess: handover == .export
+            ownsProcess: caller == .keyidCommand
         ) { () throws(KeyIDError) in try Locations.sessionBus(environment) }
         store.prompting = options.promptObserver
         return store

@@ -1,7 +1,7 @@
 import Glibc
 
-/// The session bus keyid found (``Locations/sessionBus(_:)``), and where. How GLib is led to
-/// it is ``Handover``'s choice; neither way autolaunches a bus.
+/// The session bus keyid found (``Locations/sessionBus(_:)``), and where. keyid connects to it
+/// itself, never asking GLib to find a bus, so no bus is ever autolaunched.
 package struct SessionBus: Equatable, Sendable {
     /// A D-Bus address, such as `unix:path=/run/user/1000/bus`.
     package var address: String
@@ -33,13 +33,16 @@ package struct SessionBus: Equatable, Sendable {
     }
 
     /// Whose process keyid runs in: it connects to the bus it found either way (a connection of
-    /// its own, never GLib's shared one), and changes nothing process-wide for a host.
-    package enum Handover: Sendable {
+    /// its own, never GLib's shared one), and changes as little process-wide as it can for a
+    /// host.
+    package enum Caller: Sendable {
         /// The `keyid` command's own process, whose GLib messages it may drop.
-        case export
-        /// A host's process (the library): its environment, log handlers and GLib's shared
-        /// connection are left as they are.
-        case asGLibFindsIt
+        case keyidCommand
+        /// A host's process (the library): its environment, SIGPIPE disposition and GLib's
+        /// shared connection are left as they are; GLib's `libsecret` log domain alone gets a
+        /// handler of keyid's, which keeps libsecret's warnings about a provider's malformed
+        /// replies (reported as failures) out of the host's stderr.
+        case hostProgram
     }
 
     /// The refusal of an address that would start a new bus.

@@ -31,7 +31,7 @@ package enum CommandTable {
     static let label = OptionSpec(
         option: .label, valueName: "TEXT", choices: [],
         summary:
-            "the label keyring managers show for the item it stores (default: Device ID for SERVICE (ACCOUNT))",
+            "the label keyring managers show for the item it stores (default for a new item: Device ID for SERVICE (ACCOUNT); a rotation without it keeps the label)",
         variable: nil, check: .label)
     static let noPrompt = OptionSpec(
         option: .noPrompt, valueName: nil, choices: [],
