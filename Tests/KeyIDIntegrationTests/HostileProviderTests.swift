@@ -138,6 +138,7 @@ enum HostileMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case collectionSignals = "collection-signals"
     case signalFlood = "signal-flood"
     case vanishedItem = "vanished-item"
+    case lockedAfterSearch = "locked-after-search"
 
     var testDescription: String { rawValue }
 }
@@ -171,6 +172,9 @@ enum HostileCommand: String, CaseIterable, Sendable, CustomTestStringConvertible
             return HostileExpectation(statuses: [6])
         // The item is locked, and --no-prompt does not ask to unlock it.
         case (.vanishInPrompt, _), (.badCompleted, _):
+            return HostileExpectation(statuses: [4])
+        // Locked between the search and the read of its value: locked, not a failed read.
+        case (.lockedAfterSearch, _):
             return HostileExpectation(statuses: [4])
         // The provider is gone once the call fails: no Secret Service, or the failed call.
         case (.exitMidCall, _):

@@ -263,15 +263,19 @@ struct CloneSignalTests {
     }
 }
 
-/// A store whose values cannot be read, as from a provider that answers `GetSecrets` wrongly.
+/// A store whose values cannot be read: reading them fails with `failure`, by default as from a
+/// provider that answers `GetSecrets` without them.
 final class UnreadableValues: SecretStore {
     let inner = MemoryStore()
+    let failure: KeyIDError
+
+    init(
+        _ failure: KeyIDError = .keyring(
+            SecretServiceFailure(operation: "GetSecrets", domain: "", code: 0, message: "no value"))
+    ) { self.failure = failure }
 
     func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
-        if details.contains(.secrets) {
-            throw .failed(
-                .keyring(SecretServiceFailure(operation: "GetSecrets", domain: "", code: 0, message: "no value")))
-        }
+        if details.contains(.secrets) { throw failure }
         return try inner.items(matching: key, details: details)
     }
 

@@ -79,27 +79,50 @@ package struct DeviceIDUseCases {
         _ key: ItemKey, to id: DeviceID? = nil, details: ItemDetails = ItemDetails(), metadata: Bool
     ) throws(KeyIDError) -> (DeviceRecord, previous: DeviceID?) {
         try serializer.exclusively { () throws(KeyIDError) in
-            let items: [StoredItem]
-            do throws(KeyIDError) {
-                items = try store.items(matching: key, details: [.secrets, .attributes, .everyName])
-            } catch .failed {
-                // A value the provider cannot hand back must not stop a rotation, which repairs
-                // such items: look again without it, and the previous ID is unknown.
-                items = try store.items(matching: key, details: [.attributes, .everyName])
-            }
-            guard let chosen = DuplicateRule.choose(items) else { throw .notFound(key) }
-            let newID = id ?? generate()
-            try store.replace(chosen, with: newItem(key, newID, details))
-            for item in items where item.handle != chosen.handle {
-                try store.delete(item)
-            }
-            let previous = chosen.secret.flatMap { DeviceID(parsing: $0) }
-            return (
-                metadata
-                    ? try read(key, metadata: true)
-                    : DeviceRecord(id: newID, key: key, item: chosen, duplicates: 0), previous
-            )
+            try replace(key, to: id, details: details, metadata: metadata)
         }
+    }
+
+    /// Replaces an ID stored on another machine (`get --on-clone rotate`). The read that found
+    /// the clone took no lock: under the lock, the ID is read again and replaced only when the
+    /// item chosen is still bound to another machine. Another run may have replaced it
+    /// meanwhile, and printed the new ID: then it is returned as it is, with `replaced` `nil`.
+    package func rotateClone(_ key: ItemKey, details: ItemDetails = ItemDetails(), metadata: Bool)
+        throws(KeyIDError) -> (DeviceRecord, replaced: (previous: DeviceID, signals: [MachineSignal])?)
+    {
+        try serializer.exclusively { () throws(KeyIDError) in
+            let current = try read(key, metadata: metadata)
+            guard current.cloned else { return (current, nil) }
+            let (record, previous) = try replace(key, details: details, metadata: metadata)
+            return (record, (previous ?? current.id, current.differingSignals))
+        }
+    }
+
+    /// ``rotate(_:to:details:metadata:)``, with the lock already held.
+    private func replace(_ key: ItemKey, to id: DeviceID? = nil, details: ItemDetails, metadata: Bool)
+        throws(KeyIDError) -> (DeviceRecord, previous: DeviceID?)
+    {
+        let items: [StoredItem]
+        do throws(KeyIDError) {
+            items = try store.items(matching: key, details: [.secrets, .attributes, .everyName])
+        } catch .failed(.keyring(let failure)) where failure.isValueNotHandedBack {
+            // A value the provider cannot hand back must not stop a rotation, which repairs
+            // such items: look again without it, and the previous ID is unknown. Any other
+            // failure (a lost connection, the lock file) stops it.
+            items = try store.items(matching: key, details: [.attributes, .everyName])
+        }
+        guard let chosen = DuplicateRule.choose(items) else { throw .notFound(key) }
+        let newID = id ?? generate()
+        try store.replace(chosen, with: newItem(key, newID, details))
+        for item in items where item.handle != chosen.handle {
+            try store.delete(item)
+        }
+        let previous = chosen.secret.flatMap { DeviceID(parsing: $0) }
+        return (
+            metadata
+                ? try read(key, metadata: true)
+                : DeviceRecord(id: newID, key: key, item: chosen, duplicates: 0), previous
+        )
     }
 
     /// Removes every item stored for the key; returns how many there were.

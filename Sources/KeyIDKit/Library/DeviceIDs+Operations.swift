@@ -165,12 +165,16 @@ extension DeviceIDs {
                 case .warn: warnings.append(.storedOnAnotherMachine)
                 case .fail: throw .cloned(key)
                 case .rotate:
-                    let (signals, cloneID) = (record.differingSignals, record.id)
-                    let previous: DeviceID?
-                    (record, previous) = try ids.rotate(key, details: details, metadata: metadata)
-                    replaced = Replacement(previousID: previous ?? cloneID, reason: .clone(signals))
-                    stored = true
-                    warnings = [.replacedClone]
+                    let rotated: (previous: DeviceID, signals: [MachineSignal])?
+                    (record, rotated) = try ids.rotateClone(key, details: details, metadata: metadata)
+                    if let rotated {
+                        replaced = Replacement(previousID: rotated.previous, reason: .clone(rotated.signals))
+                        stored = true
+                        warnings = [.replacedClone]
+                    } else {
+                        // Another run replaced the clone meanwhile: its ID is the one.
+                        warnings = Self.warnings(record)
+                    }
                 }
             }
             if record.item.isTemporary { warnings.append(.temporaryKeyring) }

@@ -15,6 +15,8 @@ service=keyid account=device-id. MODE says how it answers:
   not-an-id            the item's value is "hello"
   huge                 the item's value is 20 MiB: a UUID followed by "x"s
   no-secret            GetSecrets answers with an empty dictionary
+  locked-after-search  the item is locked after the search found it unlocked: GetSecrets leaves
+                       it out, as gnome-keyring does, and its Locked property is true
   other-item           GetSecrets answers with a value for another object path only
   refuse-session       OpenSession fails
   exit-mid-call        the process exits, without replying, on SearchItems or GetSecrets
@@ -46,7 +48,7 @@ from gi.repository import GLib
 MODES = {
     "good", "stall", "wrong-types", "wrong-types-paths", "wrong-types-secrets", "not-an-id", "huge",
     "no-secret", "other-item", "refuse-session", "exit-mid-call", "error-text", "vanish-in-prompt",
-    "bad-completed", "collection-signals", "signal-flood", "vanished-item",
+    "bad-completed", "collection-signals", "signal-flood", "vanished-item", "locked-after-search",
 }
 # The item is locked, and its unlock prompt ends without a result: the provider leaves the bus
 # once the prompt is shown, or completes it with a signal of the wrong type.
@@ -177,7 +179,7 @@ class Item(Exported):
             "Modified": dbus.UInt64(TIME),
             # Locked where searches say so: a client may read Locked to see whether an unlock
             # worked.
-            "Locked": dbus.Boolean(mode in PROMPT_MODES),
+            "Locked": dbus.Boolean(mode in PROMPT_MODES or mode == "locked-after-search"),
         }
 
     def assign(self, name, value):
@@ -308,7 +310,7 @@ class Service(Exported):
         if mode == "wrong-types-secrets":
             reply(dbus.String(GOOD_ID.decode()))
             return
-        if mode == "no-secret":
+        if mode in ("no-secret", "locked-after-search"):
             secrets = {}
         elif mode == "other-item":
             secrets = {dbus.ObjectPath(OTHER_PATH): secret(session, GOOD_ID)}

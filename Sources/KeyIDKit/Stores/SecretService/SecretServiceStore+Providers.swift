@@ -35,7 +35,9 @@ extension SecretServiceStore {
         }
     }
 
-    /// Whether the item is still there: its object still answers.
+    /// Whether the item is still there: its object still answers. Throws
+    /// ``KeyIDError/locked(_:)`` when it is there but locked (a provider leaves a locked item
+    /// out of `GetSecrets`' reply).
     func exists(_ item: StoredItem) throws(KeyIDError) -> Bool {
         let reply = try requests([
             .method(
@@ -44,7 +46,13 @@ extension SecretServiceStore {
                     arguments: [.string(Self.itemInterface), .string("Locked")], replyType: "(v)"))
         ])[0]
         switch reply {
-        case .success: return true
+        case .success(let values):
+            if case .boolean(true) = values.first?[0] {
+                throw .locked(
+                    "the keyring holding the item \(DisplayText.escaped(item.handle)) is locked; "
+                        + KeyIDError.unlockAdvice)
+            }
+            return true
         case .failure(let error) where error.isNoSuchObject: return false
         case .failure(let error): throw error.outcome
         }

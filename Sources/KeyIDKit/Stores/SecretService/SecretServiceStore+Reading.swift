@@ -122,3 +122,12 @@ extension SecretServiceStore {
         return item
     }
 }
+
+extension SecretServiceFailure {
+    /// Whether the provider answered `GetSecrets` without the value asked for: a reply of
+    /// the wrong type, or one that leaves an item out.
+    package var isValueNotHandedBack: Bool {
+        guard operation == "GetSecrets" || operation.hasSuffix(".GetSecrets") else { return false }
+        return domain.isEmpty || `is`(GErrorCode.ioDomain, GErrorCode.ioInvalidArgument)
+    }
+}
