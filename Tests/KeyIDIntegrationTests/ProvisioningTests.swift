@@ -83,7 +83,10 @@ struct ProvisioningTests {
         // After the dynamic loader, the first thing keyid does to the system is become the user.
         let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
         let dropped = try #require(calls.firstIndex { $0.hasPrefix("setuid(\(user.uid))") }, "\(calls)")
+        // The dynamic loader's look-ups of shared libraries (in the checkout's build folder, whose
+        // path may hold "/keyid") are not keyid's.
         for call in calls[..<dropped] where call.contains("mkdir") || call.contains("/keyid") {
+            if !call.contains("mkdir"), call.contains(/\.so(\.[0-9]+)*", O_RDONLY\|O_CLOEXEC/) { continue }
             Issue.record("before the drop: \(call)")
         }
         let path = user.home + "/.local/state/keyid/keyid@device-id.id"
