@@ -18,18 +18,12 @@
 #define SECRET_API_SUBJECT_TO_CHANGE
 #include <libsecret/secret.h>
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
+#define FLOOR_NAME "bench-libsecret-floor"
+#include "floor-secret.h"
 
 #define DESTINATION "org.freedesktop.secrets"
 #define SERVICE_PATH "/org/freedesktop/secrets"
 #define SERVICE_INTERFACE "org.freedesktop.Secret.Service"
-
-static _Noreturn void fail(const char *what, GError *error) {
-    fprintf(stderr, "bench-libsecret-floor: %s: %s\n", what, error ? error->message : "failed");
-    exit(2);
-}
 
 /* OpenSession's reply, once it came. */
 struct opened {
@@ -101,25 +95,7 @@ int main(int argc, char **argv) {
     if (!secrets)
         fail("GetSecrets", error);
 
-    /* a{o(oayays)}: item → (session, parameters, value, content type). */
-    GVariant *dict = g_variant_get_child_value(secrets, 0);
-    GVariant *secret = g_variant_lookup_value(dict, item, G_VARIANT_TYPE("(oayays)"));
-    if (!secret) {
-        fprintf(stderr, "bench-libsecret-floor: GetSecrets reply: no secret for %s\n", item);
-        return 2;
-    }
-    GVariant *value = g_variant_get_child_value(secret, 2);
-    gsize size = 0;
-    const void *bytes = g_variant_get_fixed_array(value, &size, 1);
-    fwrite(bytes, 1, size, stdout);
-    if (isatty(STDOUT_FILENO))
-        putchar('\n');
-    if (fflush(stdout) != 0)
-        return 2;
-
-    g_variant_unref(value);
-    g_variant_unref(secret);
-    g_variant_unref(dict);
+    int status = print_secret(secrets, item);
     g_variant_unref(secrets);
     g_variant_unref(output);
     g_variant_unref(opened.reply);
@@ -127,5 +103,5 @@ int main(int argc, char **argv) {
     g_strfreev(found.locked);
     g_hash_table_unref(attributes);
     g_object_unref(service);
-    return 0;
+    return status;
 }

@@ -17,17 +17,11 @@
  */
 #include "shim.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
+#define FLOOR_NAME "bench-own-connection-floor"
+#include "floor-secret.h"
 
 #define SERVICE_PATH "/org/freedesktop/secrets"
 #define SERVICE_INTERFACE "org.freedesktop.Secret.Service"
-
-static _Noreturn void fail(const char *what, GError *error) {
-    fprintf(stderr, "bench-own-connection-floor: %s: %s\n", what, error ? error->message : "failed");
-    exit(2);
-}
 
 /* A call's result, once it came. */
 struct pending {
@@ -109,25 +103,7 @@ int main(int argc, char **argv) {
     if (!secrets)
         fail("GetSecrets", error);
 
-    /* a{o(oayays)}: item → (session, parameters, value, content type). */
-    GVariant *dict = g_variant_get_child_value(secrets, 0);
-    GVariant *secret = g_variant_lookup_value(dict, item, G_VARIANT_TYPE("(oayays)"));
-    if (!secret) {
-        fprintf(stderr, "bench-own-connection-floor: GetSecrets reply: no secret for %s\n", item);
-        return 2;
-    }
-    GVariant *value = g_variant_get_child_value(secret, 2);
-    gsize size = 0;
-    const void *bytes = g_variant_get_fixed_array(value, &size, 1);
-    fwrite(bytes, 1, size, stdout);
-    if (isatty(STDOUT_FILENO))
-        putchar('\n');
-    if (fflush(stdout) != 0)
-        return 2;
-
-    g_variant_unref(value);
-    g_variant_unref(secret);
-    g_variant_unref(dict);
+    int status = print_secret(secrets, item);
     g_variant_unref(secrets);
     g_variant_unref(unlocked);
     g_variant_unref(found);
@@ -141,5 +117,5 @@ int main(int argc, char **argv) {
     g_object_unref(connecting.result);
     g_object_unref(service);
     keyid_connection_close(connection);
-    return 0;
+    return status;
 }
