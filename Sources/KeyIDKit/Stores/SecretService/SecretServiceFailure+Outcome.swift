@@ -77,3 +77,11 @@ extension SecretServiceFailure {
         }
     }
 }
+
+extension Result where Failure == SecretServiceFailure {
+    /// The reply's values; a failure is thrown as the outcome users see
+    /// (``SecretServiceFailure/outcome``).
+    func reported() throws(KeyIDError) -> Success {
+        try SecretServiceFailure.reported { () throws(SecretServiceFailure) in try get() }
+    }
+}

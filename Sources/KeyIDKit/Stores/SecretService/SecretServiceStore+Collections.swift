@@ -53,7 +53,7 @@ extension SecretServiceStore {
         let paths = try collectionPaths(try requests([Self.collectionsRequest])[0])
         var result: [(path: String, label: String)] = []
         for (path, label) in try properties(of: paths, "Label") {
-            result.append((path, try mapped { () throws(SecretServiceFailure) in try label.get() }.text ?? ""))
+            result.append((path, try label.reported().text ?? ""))
         }
         return result
     }
@@ -63,17 +63,21 @@ extension SecretServiceStore {
 
     /// The object paths in a reply to ``collectionsRequest``.
     func collectionPaths(_ reply: Result<[DBusValue], SecretServiceFailure>) throws(KeyIDError) -> [String] {
-        (try mapped { () throws(SecretServiceFailure) in try reply.get() }.first?[0])?.objectPaths ?? []
+        (try reply.reported().first?[0])?.objectPaths ?? []
     }
 
-    /// One property of each collection at `paths`, read in one batch of calls, in the order of
-    /// `paths`: its value, unboxed from its variant, or how reading it failed. A collection
-    /// that is gone (deleted since it was listed) is left out.
+    /// One property of each object at `paths` (collections, or items), read in one batch of
+    /// calls, in the order of `paths`: its value, unboxed from its variant, or how reading it
+    /// failed. An object that is gone (deleted since it was listed) is left out.
     func properties(of paths: [String], _ name: String) throws(KeyIDError) -> [(
         path: String, value: Result<DBusValue, SecretServiceFailure>
     )] {
         guard !paths.isEmpty else { return [] }
-        let replies = try requests(paths.map { Self.propertyRequest($0, Self.collectionInterface, name) })
+        let replies = try requests(
+            paths.map { path in
+                let isItem = Self.collectionPath(of: path).hasPrefix(Self.servicePath + "/collection/")
+                return Self.propertyRequest(path, isItem ? Self.itemInterface : Self.collectionInterface, name)
+            })
         var result: [(path: String, value: Result<DBusValue, SecretServiceFailure>)] = []
         for (path, reply) in zip(paths, replies) {
             switch reply {
@@ -104,7 +108,7 @@ extension SecretServiceStore {
     /// One property of an object of the Secret Service, unboxed from its variant.
     func property(_ path: String, _ interface: String, _ name: String) throws(KeyIDError) -> DBusValue {
         let reply = try requests([Self.propertyRequest(path, interface, name)])[0]
-        return try mapped { () throws(SecretServiceFailure) in try reply.get() }.first?[0] ?? .other("")
+        return try reply.reported().first?[0] ?? .other("")
     }
 
     /// `Properties.Get` of one property of the object at `path`.

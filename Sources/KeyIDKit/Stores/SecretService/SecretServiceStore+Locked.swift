@@ -24,7 +24,7 @@ extension SecretServiceStore {
         if target == nil { target = try aliasPath(replies[1]) }
         var locked: [String] = []
         for (path, value) in try properties(of: paths, "Locked") {
-            if case .boolean(true) = try mapped({ () throws(SecretServiceFailure) in try value.get() }) {
+            if case .boolean(true) = try value.reported() {
                 locked.append(path)
             }
         }

@@ -36,18 +36,9 @@ extension SecretServiceStore {
     /// Those of `paths` (items or collections) that are locked, read in one batch of calls;
     /// an object that is gone is not.
     private func stillLocked(_ paths: [String]) throws(KeyIDError) -> [String] {
-        guard !paths.isEmpty else { return [] }
-        let replies = try requests(
-            paths.map { path in
-                let isItem = Self.collectionPath(of: path).hasPrefix(Self.servicePath + "/collection/")
-                return Self.propertyRequest(path, isItem ? Self.itemInterface : Self.collectionInterface, "Locked")
-            })
         var locked: [String] = []
-        for (path, reply) in zip(paths, replies) {
-            if case .failure(let error) = reply, error.isNoSuchObject { continue }
-            if case .boolean(true) = try mapped({ () throws(SecretServiceFailure) in try reply.get() }).first?[0] {
-                locked.append(path)
-            }
+        for (path, value) in try properties(of: paths, "Locked") {
+            if case .boolean(true) = try value.reported() { locked.append(path) }
         }
         return locked
     }
@@ -59,7 +50,7 @@ extension SecretServiceStore {
 
     /// The collection in a reply to `ReadAlias`; `nil` when the alias points nowhere.
     func aliasPath(_ reply: Result<[DBusValue], SecretServiceFailure>) throws(KeyIDError) -> String? {
-        let path = try mapped { () throws(SecretServiceFailure) in try reply.get() }.first?.text
+        let path = try reply.reported().first?.text
         return path == "/" ? nil : path
     }
 
@@ -83,6 +74,6 @@ extension SecretServiceStore {
             }
             throw error
         }
-        return try mapped { () throws(SecretServiceFailure) in try completed.get() }.first
+        return try completed.reported().first
     }
 }

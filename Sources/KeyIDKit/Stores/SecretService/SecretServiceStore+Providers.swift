@@ -39,22 +39,12 @@ extension SecretServiceStore {
     /// ``KeyIDError/locked(_:)`` when it is there but locked (a provider leaves a locked item
     /// out of `GetSecrets`' reply).
     func exists(_ item: StoredItem) throws(KeyIDError) -> Bool {
-        let reply = try requests([
-            .method(
-                DBusCall(
-                    path: item.handle, interface: Self.propertiesInterface, member: "Get",
-                    arguments: [.string(Self.itemInterface), .string("Locked")], replyType: "(v)"))
-        ])[0]
-        switch reply {
-        case .success(let values):
-            if case .boolean(true) = values.first?[0] {
-                throw .locked(
-                    "the keyring holding the item \(DisplayText.escaped(item.handle)) is locked; "
-                        + KeyIDError.unlockAdvice)
-            }
-            return true
-        case .failure(let error) where error.isNoSuchObject: return false
-        case .failure(let error): throw error.outcome
+        guard let locked = try properties(of: [item.handle], "Locked").first?.value else { return false }
+        if case .boolean(true) = try locked.reported() {
+            throw .locked(
+                "the keyring holding the item \(DisplayText.escaped(item.handle)) is locked; " + KeyIDError.unlockAdvice
+            )
         }
+        return true
     }
 }

@@ -52,7 +52,7 @@ extension SecretServiceStore {
         let everything = details.contains(.metadata) || items.count > 1
         var vanished: Set<String> = []
         if details.contains(.secrets) {
-            let reply = try mapped { () throws(SecretServiceFailure) in try replies.removeFirst().get() }
+            let reply = try replies.removeFirst().reported()
             var secrets: [String: [UInt8]] = [:]
             for (path, secret) in reply.first?.entries ?? [] {
                 guard let path = path.text else { continue }
@@ -79,7 +79,7 @@ extension SecretServiceStore {
                 vanished.insert(items[index].handle)
                 continue
             }
-            let reply = try mapped { () throws(SecretServiceFailure) in try result.get() }
+            let reply = try result.reported()
             if everything {
                 Self.apply(reply.first, to: &items[index])
             } else {

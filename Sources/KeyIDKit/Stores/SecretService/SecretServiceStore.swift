@@ -129,7 +129,7 @@ package final class SecretServiceStore: SecretStore {
             paths = []
             var locked: [String] = []
             for reply in replies.prefix(sets.count) {
-                let found = try mapped { () throws(SecretServiceFailure) in try reply.get() }
+                let found = try reply.reported()
                 let lockedHere = found.count > 1 ? found[1].objectPaths : []
                 paths.append((found.first?.objectPaths ?? []) + lockedHere)
                 locked += lockedHere.filter { !locked.contains($0) }
@@ -232,7 +232,7 @@ package final class SecretServiceStore: SecretStore {
         let result = try requests([.method(call)])[0]
         // Deleted since the search (another program's write, outside keyid's lock): it is gone.
         if case .failure(let error) = result, error.isNoSuchObject { return }
-        let reply = try mapped { () throws(SecretServiceFailure) in try result.get() }
+        let reply = try result.reported()
         try confirmDeletion(of: item, prompt: reply.first?.text ?? "/")
     }
 
@@ -307,16 +307,7 @@ package final class SecretServiceStore: SecretStore {
     >] {
         let connection = try connection()
         if calls.contains(where: \.changes) { changed = true }
-        return try mapped { () throws(SecretServiceFailure) in try connection.perform(calls) }
-    }
-
-    /// Runs a connection call, mapping its failure onto the outcome users see.
-    func mapped<T>(_ body: () throws(SecretServiceFailure) -> T) throws(KeyIDError) -> T {
-        do {
-            return try body()
-        } catch {
-            throw error.outcome
-        }
+        return try SecretServiceFailure.reported { () throws(SecretServiceFailure) in try connection.perform(calls) }
     }
 
     /// Calls a method on the object at `path` (the service when `nil`) and returns the
@@ -328,7 +319,7 @@ package final class SecretServiceStore: SecretStore {
             path: path ?? Self.servicePath, interface: interface, member: method, arguments: arguments,
             replyType: replyType)
         let reply = try requests([.method(call)])[0]
-        return try mapped { () throws(SecretServiceFailure) in try reply.get() }
+        return try reply.reported()
     }
 
     /// Closes the session (`Session.Close`) on a connection that is still open, without
@@ -356,7 +347,7 @@ package final class SecretServiceStore: SecretStore {
 
     /// Keeps the session `OpenSession` answered with.
     private func sessionOpened(_ reply: Result<[DBusValue], SecretServiceFailure>) throws(KeyIDError) {
-        let values = try mapped { () throws(SecretServiceFailure) in try reply.get() }
+        let values = try reply.reported()
         session = values.count > 1 ? values[1].text ?? "/" : "/"
     }
 
