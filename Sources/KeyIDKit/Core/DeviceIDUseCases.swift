@@ -48,7 +48,7 @@ package struct DeviceIDUseCases {
         _ key: ItemKey, id: DeviceID? = nil, details: ItemDetails = ItemDetails(), metadata: Bool
     ) throws(KeyIDError) -> DeviceRecord {
         try serializer.exclusively { () throws(KeyIDError) in
-            guard try store.items(matching: key, details: [.everyName]).isEmpty else { throw .alreadyExists(key) }
+            guard try store.items(matching: key, details: [.otherNames]).isEmpty else { throw .alreadyExists(key) }
             return try add(newItem(key, id ?? generate(), details), metadata: metadata)
         }
     }
@@ -104,12 +104,12 @@ package struct DeviceIDUseCases {
     {
         let items: [StoredItem]
         do throws(KeyIDError) {
-            items = try store.items(matching: key, details: [.secrets, .attributes, .everyName])
+            items = try store.items(matching: key, details: [.secrets, .attributes, .otherNames])
         } catch .failed(.keyring(let failure)) where failure.isValueNotHandedBack {
             // A value the provider cannot hand back must not stop a rotation, which repairs
             // such items: look again without it, and the previous ID is unknown. Any other
             // failure (a lost connection, the lock file) stops it.
-            items = try store.items(matching: key, details: [.attributes, .everyName])
+            items = try store.items(matching: key, details: [.attributes, .otherNames])
         }
         guard let chosen = DuplicateRule.choose(items) else { throw .notFound(key) }
         let newID = id ?? generate()
@@ -130,7 +130,7 @@ package struct DeviceIDUseCases {
     @discardableResult
     package func delete(_ key: ItemKey, force: Bool) throws(KeyIDError) -> Int {
         try serializer.exclusively { () throws(KeyIDError) in
-            let items = try store.items(matching: key, details: [.everyName])
+            let items = try store.items(matching: key, details: [.otherNames])
             if items.isEmpty, !force { throw .notFound(key) }
             for item in items {
                 try store.delete(item)
