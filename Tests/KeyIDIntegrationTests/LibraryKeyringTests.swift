@@ -164,6 +164,27 @@ struct LibraryKeyringTests {
     }
 
     @Test(
+        "a locked keyring: the library's advice names its option, the command's its flag",
+        .enabled(if: TestEnvironment.binary != nil))
+    func lockedAdvice() throws {
+        let outcome = try inSession(
+            "locked",
+            """
+            "$PROBE" get locked-advice device-id 5000
+            $KEYID get --no-prompt --service locked-advice 2>&1; echo "status=$?"
+            """, environment: ["PROBE": Self.probe])
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(outcome.stdout)\(outcome.stderr)")
+        let (library, command) = (lines.first ?? "", lines.dropFirst().first ?? "")
+        #expect(library.hasPrefix("error 4 "), "\(library)")
+        #expect(library.hasSuffix("; unlock it, or allow a prompt to be asked for its password"), "\(library)")
+        #expect(command.hasPrefix("keyid: "), "\(command)")
+        #expect(
+            command.hasSuffix("; unlock it, or run without --no-prompt to be asked for its password"), "\(command)")
+        #expect(lines.last == "status=4")
+    }
+
+    @Test(
         "a stalled provider: a call ends with 'timed out' within about its timeout",
         .enabled(if: TestEnvironment.binary != nil))
     func stalledProvider() throws {

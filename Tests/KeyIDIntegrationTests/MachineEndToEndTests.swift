@@ -92,7 +92,7 @@ struct MachineEndToEndTests {
         #expect(none.stdout.contains("FAIL    secret service"))
         #expect(none.stdout.contains("status=5\n"))
         let locked = try inSession("locked", "$KEYID doctor; echo \"status=$?\"")
-        #expect(locked.stdout.contains("is locked"))
+        #expect(locked.stdout.contains("is locked: keyid will ask to unlock it, or exit 4 with --no-prompt"))
         #expect(locked.stdout.contains("status=0\n"))
     }
 

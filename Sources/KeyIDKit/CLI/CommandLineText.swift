@@ -11,8 +11,6 @@ package enum CommandLineText {
             let forRoot = asRoot ? "; as root, use --user NAME to act for a user who has a session" : ""
             return KeyIDError.noBusFact(detail + forRoot)
                 + "; start keyid inside a login session or set DBUS_SESSION_BUS_ADDRESS; machines without one can use --backend file"
-        case .locked(let text):
-            return commandTerms(text)
         case .unavailable(.temporaryKeyring):
             return error.whatHappened + ", choose one with --collection, or use --backend file"
         case .invalidStoredValue: return error.whatHappened + "; replace it with 'keyid rotate'"
@@ -28,22 +26,6 @@ package enum CommandLineText {
             + "; replace it with 'keyid rotate' or run with --on-clone rotate"
     }
 
-    /// A check's detail in the command line's words (a locked keyring's, whether the check
-    /// found it or a read was refused).
-    package static func detail(_ check: Check) -> String { commandTerms(check.detail) }
-
-    /// `text` with the library's advice about locked keyrings in the command line's words.
-    private static func commandTerms(_ text: String) -> String {
-        text.replacing(
-            KeyIDError.unlockAdvice, with: "unlock it, or run without --no-prompt to be asked for its password"
-        )
-        .replacing(
-            KeyIDError.unlockSeveralAdvice,
-            with: "unlock them, or run without --no-prompt to be asked for their passwords"
-        )
-        .replacing(Check.lockedNote, with: "is locked: keyid will ask to unlock it, or exit 4 with --no-prompt")
-    }
-
     /// The line for a warning about `key` (naming the signals that differ, for a clone),
     /// without the `keyid: ` prefix.
     package static func line(_ warning: DeviceIDs.Warning, for key: ItemKey, differing: [MachineSignal] = [])
@@ -57,4 +39,12 @@ package enum CommandLineText {
         case .temporaryKeyring: return "warning: " + fact + "; run 'keyid doctor' to see how to fix it"
         }
     }
+}
+
+extension Host {
+    /// The `keyid` command: its own process, and advice in its options' terms.
+    package static let keyidCommand = Host(
+        ownsProcess: true, unlockOne: "unlock it, or run without --no-prompt to be asked for its password",
+        unlockSeveral: "unlock them, or run without --no-prompt to be asked for their passwords",
+        lockedNote: "is locked: keyid will ask to unlock it, or exit 4 with --no-prompt")
 }

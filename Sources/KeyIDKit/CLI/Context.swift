@@ -32,9 +32,9 @@ package struct Context {
         self.actAs = actAs
     }
 
-    /// The real process: standard streams, the process environment, and the library's own
-    /// dependencies, with the bus address keyid found handed to GLib and the lock waited for
-    /// without a limit of its own (the ``Watchdog`` bounds the whole run).
+    /// The real process: standard streams, the process environment, and the dependencies
+    /// programs get too (``Settings/libraryOptions`` tells the library it works for the
+    /// command).
     /// `closedOutput`: standard output was closed when the process started.
     package static func system(environment: ProcessEnvironment, closedOutput: Bool) -> Context {
         Context(
@@ -43,7 +43,7 @@ package struct Context {
             environment: environment,
             readInput: { limit throws(SystemCallError) in try POSIX.readAll(0, limit: limit) },
             inputIsTerminal: POSIX.isTerminal(0),
-            dependencies: .system(environment, caller: .keyidCommand, lockWait: .unbounded),
+            dependencies: .system(environment),
             usesWatchdog: true, actAs: { name throws(KeyIDError) in try actAs(name) })
     }
 

@@ -22,10 +22,6 @@ public struct Check: Equatable, Sendable {
     /// For a failure: the exit status keyid itself would end with; 0 otherwise.
     public var exitCode: Int32 { error?.exitCode ?? 0 }
 
-    /// What `diagnose` says of a locked keyring, after its path, in the library's terms.
-    package static let lockedNote =
-        "is locked: a call that may prompt asks to unlock it, one that may not fails as locked"
-
     package static func ok(_ name: String, _ detail: String) -> Check {
         Check(status: .ok, name: name, detail: detail)
     }

@@ -122,12 +122,6 @@ public enum KeyIDError: Error, Equatable, Sendable {
         }
     }
 
-    /// What a ``locked(_:)`` sentence says to do when prompts were not allowed, in the
-    /// library's terms (``DeviceIDs/Options/allowsPrompt``).
-    package static let unlockAdvice = "unlock it, or allow a prompt to be asked for its password"
-    /// ``unlockAdvice`` for a sentence about several keyrings.
-    package static let unlockSeveralAdvice = "unlock them, or allow a prompt to be asked for their passwords"
-
     /// The sentence for ``Unavailable/noBus(_:)`` with `detail`.
     package static func noBusFact(_ detail: String) -> String { "no D-Bus session bus (\(detail))" }
 

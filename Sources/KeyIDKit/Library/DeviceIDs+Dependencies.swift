@@ -1,7 +1,7 @@
 extension DeviceIDs {
     /// What an instance is built from besides its backend and options: how it opens its store,
-    /// serialises its writes, makes IDs and reads the machine. ``system(_:caller:lockWait:)``
-    /// is the real one, for programs and the `keyid` command alike; tests give their own.
+    /// serialises its writes, makes IDs and reads the machine. ``system(_:)`` is the
+    /// real one, for programs and the `keyid` command alike; tests give their own.
     package struct Dependencies {
         package var openStore: (Backend, Options) throws(KeyIDError) -> any SecretStore
         package var serializer: (Options) -> any WriteSerializer
@@ -25,26 +25,11 @@ extension DeviceIDs {
             self.readSignal = readSignal
         }
 
-        /// How long a write waits for keyid's lock.
-        package enum LockWait: Sendable {
-            /// At most ``Options/timeout``: a program's calls are each bounded.
-            case timeout
-            /// As long as it takes: the `keyid` command's deadline bounds the whole run.
-            case unbounded
-        }
-
-        /// The system's: the store on the session bus `environment` leads to (on a connection of
-        /// its own, in the process `caller` names) or in files, keyid's lock file, random IDs, and the machine's
-        /// files.
-        package static func system(
-            _ environment: ProcessEnvironment, caller: SessionBus.Caller = .hostProgram,
-            lockWait: LockWait = .timeout
-        ) -> Dependencies {
+        package static func system(_ environment: ProcessEnvironment) -> Dependencies {
             Dependencies(
-                openStore: { backend, options in DeviceIDs.store(for: backend, options, environment, caller: caller)
-                },
+                openStore: { backend, options in DeviceIDs.store(for: backend, options, environment) },
                 serializer: { options in
-                    LockFileSerializer(waitingAtMost: lockWait == .timeout ? options.timeout : nil) {
+                    LockFileSerializer(waitingAtMost: options.host.lockWait(options.timeout)) {
                         () throws(KeyIDError) in try Locations.lockDirectory(environment)
                     }
                 },

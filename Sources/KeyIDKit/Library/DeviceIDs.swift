@@ -66,6 +66,9 @@ public final class DeviceIDs: Sendable {
         /// `/etc/machine-id`. The `keyid` command sets it from its variable for a machine-ID
         /// file; a program that wants another file sets it here.
         public var machineIDFile: String?
+        /// Whom the instance works for: a program (the default) or the `keyid` command,
+        /// which sets it so that advice names its options and its deadline bounds the lock.
+        package var host: Host = .program
 
         /// Options with the given values; each defaults as described on its property.
         public init(
@@ -108,24 +111,22 @@ public final class DeviceIDs: Sendable {
 
     /// The store `backend` and `options` describe: the one both the library and the `keyid`
     /// command use.
-    package static func store(
-        for backend: Backend, _ options: Options, _ environment: ProcessEnvironment,
-        caller: SessionBus.Caller = .hostProgram
-    ) -> any SecretStore {
+    package static func store(for backend: Backend, _ options: Options, _ environment: ProcessEnvironment)
+        -> any SecretStore
+    {
         switch backend {
-        case .secretService: return secretServiceStore(options, environment, caller: caller)
+        case .secretService: return secretServiceStore(options, environment)
         case .file(let directory): return FileStore(directory: directory)
         }
     }
 
-    /// The Secret Service store `options` describe, on the bus `environment` leads to, in the
-    /// command's own process (`caller` `.keyidCommand`) or a host program's.
-    private static func secretServiceStore(
-        _ options: Options, _ environment: ProcessEnvironment, caller: SessionBus.Caller
-    ) -> SecretServiceStore {
+    /// The Secret Service store `options` describe, on the bus `environment` leads to.
+    private static func secretServiceStore(_ options: Options, _ environment: ProcessEnvironment)
+        -> SecretServiceStore
+    {
         let store = SecretServiceStore(
             allowPrompt: options.allowsPrompt, collection: options.collection, timeout: options.timeout,
-            ownsProcess: caller == .keyidCommand
+            host: options.host
         ) { () throws(KeyIDError) in try Locations.sessionBus(environment) }
         store.prompting = options.promptObserver
         return store

@@ -32,19 +32,6 @@ package struct SessionBus: Equatable, Sendable {
         return out
     }
 
-    /// Whose process keyid runs in: it connects to the bus it found either way (a connection of
-    /// its own, never GLib's shared one), and changes as little process-wide as it can for a
-    /// host.
-    package enum Caller: Sendable {
-        /// The `keyid` command's own process, whose GLib messages it may drop.
-        case keyidCommand
-        /// A host's process (the library): its environment, SIGPIPE disposition and GLib's
-        /// shared connection are left as they are; GLib's `libsecret` log domain alone gets a
-        /// handler of keyid's, which keeps libsecret's warnings about a provider's malformed
-        /// replies (reported as failures) out of the host's stderr.
-        case hostProgram
-    }
-
     /// The refusal of an address that would start a new bus.
     static func refusingAutolaunch(_ address: String) -> KeyIDError {
         .unavailable(

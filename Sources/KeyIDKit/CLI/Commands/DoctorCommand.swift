@@ -37,7 +37,6 @@ enum DoctorCommand {
     /// cron sessions, root, WSL.
     static func advise(_ check: Check) -> Check {
         var check = check
-        check.detail = CommandLineText.detail(check)
         guard check.status == .fail else { return check }
         if let error = check.error { check.detail = CommandLineText.line(error) }
         let uid = UserAccount.effectiveUID

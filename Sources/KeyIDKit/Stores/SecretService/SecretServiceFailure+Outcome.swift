@@ -71,7 +71,7 @@ extension SecretServiceFailure {
             (GErrorCode.dbusDomain, GErrorCode.dbusNameHasNoOwner):
             return .unavailable(.noProvider)
         case (GErrorCode.secretDomain, GErrorCode.secretIsLocked):
-            return .locked("the keyring is locked; " + KeyIDError.unlockAdvice)
+            return .locked("the keyring refused the call: it is locked (\(operation))")
         default:
             return .keyring(self)
         }

@@ -33,7 +33,7 @@ extension SecretServiceStore: Diagnosable {
             if Self.isTemporary(path) {
                 report(.fail(name, .unavailable(.temporaryKeyring(describeCollection(path)))))
             } else if case .boolean(true) = try property(path, Self.collectionInterface, "Locked") {
-                report(.warning(name, "\(path) " + Check.lockedNote))
+                report(.warning(name, "\(path) " + host.lockedNote))
             } else {
                 report(.ok(name, "\(path), unlocked"))
             }

@@ -7,8 +7,7 @@ extension SecretServiceStore {
     func unlock(_ paths: [String], what: String, several: Bool = false) throws(KeyIDError) {
         guard allowPrompt else {
             throw .locked(
-                "\(what) \(several ? "are" : "is") locked; "
-                    + (several ? KeyIDError.unlockSeveralAdvice : KeyIDError.unlockAdvice))
+                "\(what) \(several ? "are" : "is") locked; " + host.unlockAdvice(several: several))
         }
         // Unlock is called here and its prompt run through libsecret: libsecret 0.20.5's own
         // secret_service_unlock_dbus_paths never completes when the prompt ends without a

@@ -42,8 +42,8 @@ extension SecretServiceStore {
         guard let locked = try properties(of: [item.handle], "Locked").first?.value else { return false }
         if case .boolean(true) = try locked.reported() {
             throw .locked(
-                "the keyring holding the item \(DisplayText.escaped(item.handle)) is locked; " + KeyIDError.unlockAdvice
-            )
+                "the keyring holding the item \(DisplayText.escaped(item.handle)) is locked; "
+                    + host.unlockAdvice(several: false))
         }
         return true
     }

@@ -2,18 +2,12 @@
 /// of the store's own (``LibSecretConnection``).
 ///
 /// Items are looked up with a NULL schema by exactly `service` and `account`, as
-/// `secret-tool` does. Searches never unlock as a side effect: locked matches are unlocked
-/// explicitly (which may prompt) only when prompting is allowed, and are otherwise reported
-/// as locked. Searches and alias reads go through libsecret's `SecretService` proxy, prompts
-/// through libsecret's `SecretPrompt`. Values travel in a `plain` Secret Service session (see
-/// doc/PERFORMANCE.md), opened once a connection with GDBus on the store's connection:
-/// libsecret's own session always begins with a Diffie-Hellman exchange, which costs about
-/// half of a `secret-tool lookup`. Requests that do not depend on each other are sent
-/// together, so a read is two round trips after the connection's one round trip of set-up:
-/// `OpenSession` with the search, then `GetSecrets` with the attributes; a later read of the
-/// same item by the same store is one (``guess(for:_:)``). Items are created with
-/// `replace = false` and updated in place with `Item.SetSecret`. What differs between
-/// providers is handled in `SecretServiceStore+Providers.swift`.
+/// `secret-tool` does. A search never unlocks: locked matches are unlocked (which may prompt)
+/// only when prompting is allowed, and are otherwise reported as locked. Values travel in a
+/// `plain` session (doc/PERFORMANCE.md says why), and requests that do not depend on each
+/// other are sent together. Items are created with `replace = false` and updated in place
+/// with `Item.SetSecret`. What differs between providers is in
+/// `SecretServiceStore+Providers.swift`.
 package final class SecretServiceStore: SecretStore {
     static let servicePath = "/org/freedesktop/secrets"
     static let serviceInterface = "org.freedesktop.Secret.Service"
@@ -28,7 +22,8 @@ package final class SecretServiceStore: SecretStore {
     let collection: String?
     /// The bound on each call.
     let timeout: Duration
-    private let ownsProcess: Bool
+    /// Whom the store works for: the words of its advice, and whether the process is keyid's own.
+    let host: Host
     private let locateBus: () throws(KeyIDError) -> SessionBus
     /// The bus the store connected to, once it has.
     private(set) var bus: SessionBus?
@@ -45,16 +40,16 @@ package final class SecretServiceStore: SecretStore {
     package var prompting: ((Bool) -> Void)?
 
     /// Connects lazily, on the first call that needs the service, to the bus `bus` finds.
-    /// `ownsProcess`: the process is keyid's own (the command), whose GLib messages may be
-    /// dropped (``LibSecretConnection/open(address:timeout:ownsProcess:)``).
+    /// `host.ownsProcess`: the process is keyid's own, whose GLib messages may be dropped
+    /// (``LibSecretConnection/open(address:timeout:ownsProcess:)``).
     package init(
-        allowPrompt: Bool, collection: String? = nil, timeout: Duration, ownsProcess: Bool = false,
+        allowPrompt: Bool, collection: String? = nil, timeout: Duration, host: Host = .program,
         bus: @escaping () throws(KeyIDError) -> SessionBus
     ) {
         self.allowPrompt = allowPrompt
         self.collection = collection
         self.timeout = timeout
-        self.ownsProcess = ownsProcess
+        self.host = host
         self.locateBus = bus
     }
 
@@ -63,7 +58,7 @@ package final class SecretServiceStore: SecretStore {
         // Python keyring names the account `username`: what `keyring set` stored is an item
         // for this key too, when it names no account of its own.
         let python = [(ItemKey.serviceAttribute, key.service), (Self.pythonKeyringAccount, key.account)]
-        guard details.contains(.everyName) else {
+        guard details.contains(.otherNames) else {
             let found = try search([key.attributes], details: details, what: what)[0]
             guard found.isEmpty else { return found }
             // The first search found nothing, so it has looked into the locked keyrings already.
@@ -120,7 +115,7 @@ package final class SecretServiceStore: SecretStore {
             var calls = sets.map {
                 SecretServiceRequest.searchItems(Dictionary($0, uniquingKeysWith: { _, last in last }))
             }
-            let opensSession = (details.contains(.secrets) || details.contains(.everyName)) && session == nil
+            let opensSession = (details.contains(.secrets) || details.contains(.otherNames)) && session == nil
             if opensSession { calls.append(.method(openSessionCall)) }
             let guessed = session == nil ? nil : try guess(for: sets, details)
             calls += guessed?.calls ?? []
@@ -285,7 +280,7 @@ package final class SecretServiceStore: SecretStore {
         self.bus = bus
         do {
             let connection = try LibSecretConnection.open(
-                address: bus.address, timeout: timeout, ownsProcess: ownsProcess)
+                address: bus.address, timeout: timeout, ownsProcess: host.ownsProcess)
             opened = connection
             return connection
         } catch {
