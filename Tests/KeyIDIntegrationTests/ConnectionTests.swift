@@ -52,6 +52,36 @@ struct ConnectionTests {
         #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
     }
 
+    @Test("a rotation, which writes a value, opens a session with its search; a delete opens none")
+    func sessionOnlyForValues() throws {
+        let outcome = try inSession(
+            "unlocked",
+            """
+            $KEYID get --create --service session-use >/dev/null
+            dbus-monitor --session "type='method_call',interface='org.freedesktop.Secret.Service'" \\
+              "type='method_call',interface='org.freedesktop.DBus.Peer',member='Ping'" >monitor 2>&1 &
+            monitor=$!
+            tries=0; until grep -qs NameLost monitor || [ $tries -gt 1000 ]; do sleep 0.01; tries=$((tries + 1)); done
+            # The bus hands the monitor messages in order: once it shows a Ping sent after a run,
+            # it has shown that run's calls.
+            seen() {
+              dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.Peer.Ping >/dev/null
+              tries=0; until [ "$(grep -c member=Ping monitor)" -ge "$1" ] || [ $tries -gt 1000 ]; do sleep 0.01; tries=$((tries + 1)); done
+            }
+            $KEYID rotate --service session-use >/dev/null; echo "rotate=$?"
+            seen 1
+            echo "sessions=$(grep -c member=OpenSession monitor)"
+            $KEYID delete --force --service session-use; echo "delete=$?"
+            seen 2
+            echo "sessions=$(grep -c member=OpenSession monitor)"
+            echo "searches=$(grep -c member=SearchItems monitor)"
+            kill $monitor
+            """)
+        #expect(
+            outcome.stdout == "rotate=0\nsessions=1\ndelete=0\nsessions=1\nsearches=4\n",
+            "\(outcome.stdout)\(outcome.stderr)")
+    }
+
     @Test(
         "the bus and gnome-keyring restart at the same address under an instance holding GLib's shared connection: the next call reads the same ID, and nothing reaches stderr"
     )

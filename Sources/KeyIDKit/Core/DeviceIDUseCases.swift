@@ -48,7 +48,7 @@ package struct DeviceIDUseCases {
         _ key: ItemKey, id: DeviceID? = nil, details: ItemDetails = ItemDetails(), metadata: Bool
     ) throws(KeyIDError) -> DeviceRecord {
         try serializer.exclusively { () throws(KeyIDError) in
-            guard try store.items(matching: key, details: [.otherNames]).isEmpty else { throw .alreadyExists(key) }
+            guard try store.items(matching: key, details: [.otherNames, .valueToWrite]).isEmpty else { throw .alreadyExists(key) }
             return try add(newItem(key, id ?? generate(), details), metadata: metadata)
         }
     }
@@ -109,7 +109,7 @@ package struct DeviceIDUseCases {
             // A value the provider cannot hand back must not stop a rotation, which repairs
             // such items: look again without it, and the previous ID is unknown. Any other
             // failure (a lost connection, the lock file) stops it.
-            items = try store.items(matching: key, details: [.attributes, .otherNames])
+            items = try store.items(matching: key, details: [.attributes, .otherNames, .valueToWrite])
         }
         guard let chosen = DuplicateRule.choose(items) else { throw .notFound(key) }
         let newID = id ?? generate()

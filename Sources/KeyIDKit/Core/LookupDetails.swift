@@ -13,4 +13,7 @@ package struct LookupDetails: OptionSet, Sendable {
     /// that they see, replace and remove every item of a key; reads look there only when
     /// nothing else matches, which costs a search.
     package static let otherNames = LookupDetails(rawValue: 8)
+    /// A value is written next (a create or a rotation): the session it travels in is opened
+    /// with the search. A delete does without.
+    package static let valueToWrite = LookupDetails(rawValue: 16)
 }

@@ -66,7 +66,7 @@ package final class SecretServiceStore: SecretStore {
                 in: search([python], details: details.union(.attributes), what: what, defaultChecked: true)[0],
                 besides: [])
         }
-        // A write looks under both names and will need the session: all of it goes together.
+        // A write looks under both names, and the session goes with them when a value follows.
         let both = try search([key.attributes, python], details: details, what: what)
         return try foreign(in: both[1], besides: both[0])
     }
@@ -100,7 +100,7 @@ package final class SecretServiceStore: SecretStore {
 
     /// For each of `sets`, the items whose attributes include it, unlocking (or reporting)
     /// locked ones. The searches go out together, with `OpenSession` when the session is
-    /// wanted (values, or a write to follow), and so do the reads of what they found.
+    /// wanted (values, or a value to write next), and so do the reads of what they found.
     /// `defaultChecked`: the locked keyrings were looked into already (the default one, and
     /// those that hide their items: ``unlockUnsearchedKeyrings(_:)``), so an empty result is
     /// not looked into again.
@@ -115,7 +115,7 @@ package final class SecretServiceStore: SecretStore {
             var calls = sets.map {
                 SecretServiceRequest.searchItems(Dictionary($0, uniquingKeysWith: { _, last in last }))
             }
-            let opensSession = (details.contains(.secrets) || details.contains(.otherNames)) && session == nil
+            let opensSession = !details.isDisjoint(with: [.secrets, .valueToWrite]) && session == nil
             if opensSession { calls.append(.method(openSessionCall)) }
             let guessed = session == nil ? nil : try guess(for: sets, details)
             calls += guessed?.calls ?? []
