@@ -48,7 +48,9 @@ package struct DeviceIDUseCases {
         _ key: ItemKey, id: DeviceID? = nil, details: ItemDetails = ItemDetails(), metadata: Bool
     ) throws(KeyIDError) -> DeviceRecord {
         try serializer.exclusively { () throws(KeyIDError) in
-            guard try store.items(matching: key, details: [.otherNames, .valueToWrite]).isEmpty else { throw .alreadyExists(key) }
+            guard try store.items(matching: key, details: [.otherNames, .valueToWrite]).isEmpty else {
+                throw .alreadyExists(key)
+            }
             return try add(newItem(key, id ?? generate(), details), metadata: metadata)
         }
     }
