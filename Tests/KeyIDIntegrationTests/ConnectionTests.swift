@@ -18,9 +18,8 @@ struct ConnectionTests {
         let outcome = try inSession(
             "unlocked",
             """
-            dbus-monitor --session >monitor 2>&1 &
-            monitor=$!
-            sleep 0.5
+            \(Self.monitor)
+            watch
             mkfifo go; : >out
             "$PROBE" shared-hold own-connection device-id <go >out 2>err &
             probe=$!
@@ -28,7 +27,7 @@ struct ConnectionTests {
             tries=0; until [ "$(wc -l <out)" -ge 2 ] || [ $tries -gt 1000 ]; do sleep 0.01; tries=$((tries + 1)); done
             echo >&3; exec 3>&-
             wait $probe; echo "status=$?"
-            sleep 0.2; kill $monitor
+            seen 1; kill $monitor
             cat out; cat err >&2
             echo "--"
             cat monitor
@@ -58,16 +57,9 @@ struct ConnectionTests {
             "unlocked",
             """
             $KEYID get --create --service session-use >/dev/null
-            dbus-monitor --session "type='method_call',interface='org.freedesktop.Secret.Service'" \\
-              "type='method_call',interface='org.freedesktop.DBus.Peer',member='Ping'" >monitor 2>&1 &
-            monitor=$!
-            tries=0; until grep -qs NameLost monitor || [ $tries -gt 1000 ]; do sleep 0.01; tries=$((tries + 1)); done
-            # The bus hands the monitor messages in order: once it shows a Ping sent after a run,
-            # it has shown that run's calls.
-            seen() {
-              dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.Peer.Ping >/dev/null
-              tries=0; until [ "$(grep -c member=Ping monitor)" -ge "$1" ] || [ $tries -gt 1000 ]; do sleep 0.01; tries=$((tries + 1)); done
-            }
+            \(Self.monitor)
+            watch "type='method_call',interface='org.freedesktop.Secret.Service'" \\
+              "type='method_call',interface='org.freedesktop.DBus.Peer',member='Ping'"
             $KEYID rotate --service session-use >/dev/null; echo "rotate=$?"
             seen 1
             echo "sessions=$(grep -c member=OpenSession monitor)"
@@ -144,9 +136,8 @@ struct ConnectionTests {
             "unlocked",
             """
             bus() { dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus "org.freedesktop.DBus.$@"; }
-            dbus-monitor --session >monitor 2>&1 &
-            monitor=$!
-            sleep 0.5
+            \(Self.monitor)
+            watch
             mkfifo go; : >out
             "$PROBE" hold introduced device-id <go >out 2>err &
             probe=$!
@@ -156,11 +147,11 @@ struct ConnectionTests {
             tries=0; while bus NameHasOwner string:org.freedesktop.secrets | grep -q true && [ $tries -le 500 ]; do sleep 0.01; tries=$((tries + 1)); done
             printf %s keyid-test-password | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1
             tries=0; until bus NameHasOwner string:org.freedesktop.secrets | grep -q true || [ $tries -gt 500 ]; do sleep 0.01; tries=$((tries + 1)); done
-            sleep 0.2
+            seen 1
             mark=$(wc -l <monitor)
             echo >&3; exec 3>&-
             wait $probe; echo "status=$?"
-            sleep 0.2; kill $monitor
+            seen 2; kill $monitor
             cat out; cat err >&2
             kill "$(bus GetConnectionUnixProcessID string:org.freedesktop.secrets | awk '{print $2}')"
             echo "--"
@@ -192,6 +183,23 @@ struct ConnectionTests {
         }
         #expect(answered != nil && second != nil && answered! < second!, "\(monitor)")
     }
+
+    /// Shell functions for a dbus-monitor writing to the file `monitor`: `watch [RULE...]`
+    /// starts it (every message when no rule is given; a rule list must let `Ping` through)
+    /// and returns once it is monitoring; `seen N` pings the bus and returns once the monitor
+    /// shows the Nth ping. The bus hands a monitor messages in the order it routes them, so
+    /// by then it has shown every call sent before that ping.
+    static let monitor = """
+        watch() {
+          dbus-monitor --session "$@" >monitor 2>&1 &
+          monitor=$!
+          tries=0; until grep -qs NameLost monitor || [ $tries -gt 1000 ]; do sleep 0.01; tries=$((tries + 1)); done
+        }
+        seen() {
+          dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.Peer.Ping >/dev/null
+          tries=0; until [ "$(grep -c member=Ping monitor)" -ge "$1" ] || [ $tries -gt 1000 ]; do sleep 0.01; tries=$((tries + 1)); done
+        }
+        """
 
     /// One method call dbus-monitor showed: who sent it, to whom, the member, and its first
     /// string argument.
