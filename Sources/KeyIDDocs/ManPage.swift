@@ -81,7 +81,10 @@ public enum ManPage {
             for option in spec.options {
                 lines += [".TP", label(option), prose(option.summary)]
             }
-            lines += [".PP", "Environment: " + list(spec.documentedVariables.map { "\\fB\($0.name)\\fR" }) + "."]
+            lines += [
+                ".PP",
+                "Environment: " + DisplayText.listed(spec.documentedVariables.map { "\\fB\($0.name)\\fR" }) + ".",
+            ]
             if !spec.examples.isEmpty {
                 lines += [".PP", spec.examples.count == 1 ? "Example:" : "Examples:"]
                 for example in spec.examples {
@@ -111,7 +114,7 @@ public enum ManPage {
             guard let spec = CommandTable.allOptions.first(where: { $0.option == option }) else { continue }
             lines += [".TP", label(spec), prose(spec.summary)]
             let users = CommandTable.subcommands.filter { $0.options.contains { $0.option == option } }.map(\.name)
-            var accepted = users.isEmpty ? "" : "Accepted by " + list(users.map { "\\fB\($0)\\fR" })
+            var accepted = users.isEmpty ? "" : "Accepted by " + DisplayText.listed(users.map { "\\fB\($0)\\fR" })
             if CommandTable.globalOptions.contains(where: { $0.option == option }) {
                 accepted += accepted.isEmpty ? "Accepted with or without a subcommand" : ", and without a subcommand"
             }
@@ -140,7 +143,7 @@ public enum ManPage {
             (choice, spec.option == .format ? IDFormat(rawValue: choice)?.summary : nil)
         }
         if described.allSatisfy({ $0.1 == nil }) {
-            let values = list(spec.choices.map { "\\fB\(code($0))\\fR" })
+            let values = DisplayText.listed(spec.choices.map { "\\fB\(code($0))\\fR" })
             return [".br", (spec.choices.count == 1 ? "The only value accepted is " : "One of ") + values + "."]
         }
         var lines = [".br", "\\fI\(code(spec.valueName ?? ""))\\fR is one of:", ".RS"]
@@ -362,9 +365,4 @@ public enum ManPage {
         return out + "\""
     }
 
-    /// `a`, `a and b`, `a, b and c`.
-    static func list(_ items: [String]) -> String {
-        guard items.count > 1 else { return items.first ?? "" }
-        return items.dropLast().joined(separator: ", ") + " and " + items.last!
-    }
 }

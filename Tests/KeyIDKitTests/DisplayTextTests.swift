@@ -84,4 +84,13 @@ struct DisplayTextTests {
         #expect(table.contains("(not a valid ID)"))
         #expect(table.contains("(none)"))
     }
+
+    @Test(
+        "items in a sentence: none, one, two, three",
+        arguments: [
+            ([], "and", ""), (["a"], "and", "a"), (["a", "b"], "and", "a and b"), (["a", "b", "c"], "or", "a, b or c"),
+        ])
+    func listed(items: [String], conjunction: String, sentence: String) {
+        #expect(DisplayText.listed(items, conjunction) == sentence)
+    }
 }

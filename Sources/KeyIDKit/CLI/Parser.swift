@@ -12,7 +12,7 @@ package enum Parser {
                 throw usageError("'\(first.spelling)' needs a subcommand before it", nil)
             }
             let names = Subcommand.allCases.map(\.rawValue)
-            throw usageError("missing subcommand (\(names.dropLast().joined(separator: ", ")) or \(names.last!))", nil)
+            throw usageError("missing subcommand (\(DisplayText.listed(names, "or")))", nil)
         }
         var options = words.options
         try checkShape(words.given, options, for: subcommand)

@@ -22,6 +22,12 @@ package enum DisplayText {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
+    /// Items in a sentence: `a`, `a and b`, `a, b and c` (or another `conjunction`).
+    package static func listed(_ items: [String], _ conjunction: String = "and") -> String {
+        guard let last = items.last, items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " \(conjunction) " + last
+    }
+
     /// `text` with every unsafe character written as `\u{...}`.
     package static func escaped(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isUnsafe) else { return text }

@@ -57,10 +57,6 @@ public enum MachineSignal: String, CaseIterable, Sendable {
 
     /// The signals named in a sentence: "the cloud instance and the product UUID differ".
     package static func differ(_ signals: [MachineSignal]) -> String {
-        let names = signals.map(\.description)
-        let listed =
-            names.count <= 2
-            ? names.joined(separator: " and ") : names.dropLast().joined(separator: ", ") + " and " + names.last!
-        return listed + (names.count == 1 ? " differs" : " differ")
+        DisplayText.listed(signals.map(\.description)) + (signals.count == 1 ? " differs" : " differ")
     }
 }

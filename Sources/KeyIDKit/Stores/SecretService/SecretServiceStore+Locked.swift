@@ -64,8 +64,6 @@ extension SecretServiceStore {
             let shown = label.isEmpty ? "" : "'\(DisplayText.escaped(label))' "
             return "the keyring \(shown)(\(DisplayText.escaped(path)))"
         }
-        let listed =
-            names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1] : names[0]
-        return "\(listed), which may hold \(what),"
+        return "\(DisplayText.listed(names)), which may hold \(what),"
     }
 }
