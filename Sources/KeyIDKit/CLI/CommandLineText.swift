@@ -9,7 +9,7 @@ package enum CommandLineText {
         case .alreadyExists: return error.whatHappened + "; read it with 'keyid get' or replace it with 'keyid rotate'"
         case .unavailable(.noBus(let detail)):
             let forRoot = asRoot ? "; as root, use --user NAME to act for a user who has a session" : ""
-            return KeyIDError.noBusFact(detail + forRoot)
+            return KeyIDError.noBusSentence(detail + forRoot)
                 + "; start keyid inside a login session or set DBUS_SESSION_BUS_ADDRESS; machines without one can use --backend file"
         case .unavailable(.temporaryKeyring):
             return error.whatHappened + ", choose one with --collection, or use --backend file"

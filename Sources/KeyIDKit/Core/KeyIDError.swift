@@ -96,7 +96,7 @@ public enum KeyIDError: Error, Equatable, Sendable {
         case .alreadyExists(let key):
             return "an ID is already stored for \(key)"
         case .unavailable(.noBus(let detail)):
-            return Self.noBusFact(detail)
+            return Self.noBusSentence(detail)
         case .unavailable(.noProvider):
             return
                 "no Secret Service on the session bus: nothing provides org.freedesktop.secrets; start gnome-keyring-daemon, KeePassXC or KWallet"
@@ -123,7 +123,7 @@ public enum KeyIDError: Error, Equatable, Sendable {
     }
 
     /// The sentence for ``Unavailable/noBus(_:)`` with `detail`.
-    package static func noBusFact(_ detail: String) -> String { "no D-Bus session bus (\(detail))" }
+    package static func noBusSentence(_ detail: String) -> String { "no D-Bus session bus (\(detail))" }
 
     /// What to do, in the library's terms, for the outcomes whose ``whatHappened`` leaves it out.
     private var libraryAdvice: String? {
