@@ -51,27 +51,44 @@ struct ConnectionTests {
         #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
     }
 
-    @Test("a rotation, which writes a value, opens a session with its search; a delete opens none")
-    func sessionOnlyForValues() throws {
+    @Test(
+        "a create and a rotation, which write a value, send OpenSession with their search, before any reply; a delete sends none",
+        arguments: [["create"], ["rotate"], ["delete", "--force"]])
+    func sessionOnlyForValues(arguments: [String]) throws {
         let outcome = try inSession(
             "unlocked",
             """
-            $KEYID get --create --service session-use >/dev/null
+            [ "$1" = create ] || $KEYID get --create --service session-use >/dev/null
             \(Self.monitor)
-            watch "type='method_call',interface='org.freedesktop.Secret.Service'" \\
-              "type='method_call',interface='org.freedesktop.DBus.Peer',member='Ping'"
-            $KEYID rotate --service session-use >/dev/null; echo "rotate=$?"
-            seen 1
-            echo "sessions=$(grep -c member=OpenSession monitor)"
-            $KEYID delete --force --service session-use; echo "delete=$?"
-            seen 2
-            echo "sessions=$(grep -c member=OpenSession monitor)"
-            echo "searches=$(grep -c member=SearchItems monitor)"
-            kill $monitor
-            """)
-        #expect(
-            outcome.stdout == "rotate=0\nsessions=1\ndelete=0\nsessions=1\nsearches=4\n",
-            "\(outcome.stdout)\(outcome.stderr)")
+            watch
+            $KEYID "$@" --service session-use >/dev/null; echo "status=$?"
+            seen 1; kill $monitor
+            echo "--"
+            cat monitor
+            """, arguments: arguments)
+        let (head, monitor) = Self.split(outcome.stdout)
+        #expect(head == ["status=0"], "\(outcome.stdout)\(outcome.stderr)")
+        // keyid's calls and the replies to it, in the order the bus routed them.
+        let calls = Self.calls(in: monitor)
+        let keyid = calls.first { $0.member == "SearchItems" }?.sender ?? "?"
+        var events: [String] = []
+        for line in monitor.split(separator: "\n") {
+            if line.hasPrefix("method call "), line.contains(" sender=\(keyid) "),
+                let member = line.split(separator: "member=").last
+            {
+                events.append(String(member))
+            } else if line.hasPrefix("method return "), line.contains(" destination=\(keyid) ") {
+                events.append("reply")
+            }
+        }
+        let search = try #require(events.firstIndex(of: "SearchItems"), "\(events)")
+        let firstReply = events[search...].firstIndex(of: "reply") ?? events.endIndex
+        let sessions = events.indices.filter { events[$0] == "OpenSession" }
+        if arguments[0] == "delete" {
+            #expect(sessions.isEmpty, "\(events)")
+        } else {
+            #expect(sessions.count == 1 && sessions[0] > search && sessions[0] < firstReply, "\(events)")
+        }
     }
 
     @Test(

@@ -82,6 +82,14 @@ struct FormattingTests {
             remoteName: "org.freedesktop.Secret.Error.NoSuchObject", message: "no such item")
         #expect(mapped.outcome.message.contains("org.freedesktop.Secret.Error.NoSuchObject: no such item"))
         #expect(mapped.isNoSuchObject)
+        // A provider's refusal keyid did not expect: locked, with advice whoever asked.
+        let locked = SecretServiceFailure(
+            operation: "org.freedesktop.Secret.Item.SetSecret", domain: "secret-error", code: 2, message: "locked")
+        #expect(
+            locked.outcome
+                == .locked(
+                    "the keyring refused org.freedesktop.Secret.Item.SetSecret because it is locked; unlock it and try again"
+                ))
         let local = SecretServiceFailure(
             operation: "secret_service_open", glibDomain: "g-io-error-quark", code: 18, remoteName: nil,
             message: "closed")

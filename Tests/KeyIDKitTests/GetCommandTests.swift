@@ -18,6 +18,12 @@ struct GetCommandTests {
         #expect(backend == .secretService)
         #expect(options.timeout == .seconds(7) && options.collection == "login" && !options.allowsPrompt)
         #expect(options.promptObserver == nil, "in process there is no deadline to tell of a prompt")
+        // The command's words; in process there is no watchdog, so the process is not keyid's
+        // own and the lock is waited for within the timeout, as a program's.
+        #expect(options.host.unlockOne == Host.keyidCommand.unlockOne && !options.host.ownsProcess)
+        #expect(options.host.lockWait(.seconds(7)) == .seconds(7))
+        #expect(Host.keyidCommand.lockWait(.seconds(7)) == nil)
+        #expect(DeviceIDs.Options().host.unlockOne == Host.program.unlockOne && !DeviceIDs.Options().host.ownsProcess)
         keyid.environment = ["XDG_STATE_HOME": "/state"]
         #expect(keyid.run("get", "--backend", "file").status == 0)
         #expect(opened.withLock { $0.map(\.0) } == [.secretService, .file(directory: "/state/keyid")])

@@ -88,7 +88,9 @@ package enum KeyIDCommand {
             settings.allowPrompt = false
             settings.onClone = .warn
         }
-        let ids = try context.deviceIDs(settings, onPrompt: context.usesWatchdog ? deadlineMessages(settings) : nil)
+        let ids = try context.deviceIDs(
+            settings, host: subcommand == .doctor ? .keyidDoctor : .keyidCommand,
+            onPrompt: context.usesWatchdog ? deadlineMessages(settings) : nil)
         // The process keeps the instance until it exits: the kernel closes the connection then,
         // cheaper than taking it apart (doc/PERFORMANCE.md).
         if context.usesWatchdog { keptUntilExit.withLock { $0.append(ids) } }

@@ -88,7 +88,6 @@ package struct Settings: Equatable, Sendable {
         var options = DeviceIDs.Options(
             allowsPrompt: allowPrompt, timeout: .seconds(timeout), collection: collection, onClone: onClone)
         options.machineIDFile = machineIDFile
-        options.host = .keyidCommand
         return options
     }
 

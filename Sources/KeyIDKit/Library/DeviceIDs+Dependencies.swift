@@ -25,6 +25,9 @@ extension DeviceIDs {
             self.readSignal = readSignal
         }
 
+        /// The system's, for programs and the command alike: the store on the session bus
+        /// `environment` leads to (on a connection of its own) or in files, keyid's lock file
+        /// (waited for as ``Options/host`` says), random IDs, and the machine's files.
         package static func system(_ environment: ProcessEnvironment) -> Dependencies {
             Dependencies(
                 openStore: { backend, options in DeviceIDs.store(for: backend, options, environment) },

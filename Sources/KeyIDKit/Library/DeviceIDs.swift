@@ -6,8 +6,8 @@
 /// let id = try ids.getOrCreate(service: "com.example.app", account: "device-id")
 /// ```
 ///
-/// One instance keeps one connection and one Secret Service session, opened on first use and
-/// reused by every call. When the provider restarted (and forgot the session) or the bus
+/// One instance keeps one connection, opened on first use, and one Secret Service session,
+/// opened by the first call that reads or writes a value; both are reused by every call. When the provider restarted (and forgot the session) or the bus
 /// closed the connection, the call that finds out opens them again and runs once more, as
 /// long as nothing it sent could have changed the keyring; a write is never repeated. Calls
 /// from many threads take turns; writes also take keyid's lock file, so the `keyid` command
@@ -148,9 +148,9 @@ public final class DeviceIDs: Sendable {
         }
     }
 
-    /// An instance over parts given by the caller: the `keyid` command (whose process
-    /// deadline bounds the lock) and tests (an in-memory store, a fixed machine ID, the values
-    /// of the other ``MachineSignal``s, `nil` for one that cannot be read).
+    /// An instance over parts given by the caller: tests (an in-memory store, a fixed machine
+    /// ID, the values of the other ``MachineSignal``s, `nil` for one that cannot be read), and
+    /// the initialiser above with what its ``Dependencies`` make.
     package init(
         options: Options, store: @escaping () throws(KeyIDError) -> any SecretStore,
         serializer: any WriteSerializer, generate: @escaping () -> DeviceID,

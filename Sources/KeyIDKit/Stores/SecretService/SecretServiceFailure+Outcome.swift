@@ -71,7 +71,7 @@ extension SecretServiceFailure {
             (GErrorCode.dbusDomain, GErrorCode.dbusNameHasNoOwner):
             return .unavailable(.noProvider)
         case (GErrorCode.secretDomain, GErrorCode.secretIsLocked):
-            return .locked("the keyring refused the call: it is locked (\(operation))")
+            return .locked("the keyring refused \(operation) because it is locked; unlock it and try again")
         default:
             return .keyring(self)
         }
