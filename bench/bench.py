@@ -10,7 +10,10 @@ the fewest round trips a process can make to read a secret, on sd-bus), the libs
 (bench/libsecret-floor.c: the same read through libsecret's SecretService as libsecret sets it
 up, on GLib's shared connection) and the own-connection floor (bench/own-connection-floor.c:
 the same read through libsecret's SecretService on a GDBus connection of its own, as keyid
-makes it: what keyid get costs above it is keyid's own).
+makes it: what keyid get costs above it is keyid's own) and the Swift floor
+(bench/swift-floor.swift: the own-connection floor's C code in a Swift executable linked like
+keyid's release binary: what keyid get costs above it is keyid's code, without the Swift
+runtime's start-up).
 
 A second table times gets in process: keyid-bench-loop (KeyIDKit, bench/LibraryLoop) and
 bench/secretstorage-loop.py (Python SecretStorage, as it is used and with the two calls a get
@@ -18,7 +21,7 @@ needs) each make GETS gets on one connection; the programs are alternated for RO
 and the figures are over all the gets of each.
 
   bench.py KEYID [--runs N] [--items N] [--floor PROGRAM] [--libsecret-floor PROGRAM]
-           [--own-connection-floor PROGRAM] [--library-loop PROGRAM] [--python-keyring DIR] [--rounds ROUNDS] [--gets GETS]
+           [--own-connection-floor PROGRAM] [--swift-floor PROGRAM] [--library-loop PROGRAM] [--python-keyring DIR] [--rounds ROUNDS] [--gets GETS]
            [--json FILE]
 """
 import argparse
@@ -38,7 +41,7 @@ DEVNULL = os.open(os.devnull, os.O_RDWR)
 # for own_connection_floor), the program (bench-own-connection-floor) and the JSON figures
 # (own_connection_floor_ms, _ratio, _rss_mib); the title heads the columns.
 FLOORS = (("floor", "floor"), ("libsecret_floor", "libsecret floor"),
-          ("own_connection_floor", "own-connection floor"))
+          ("own_connection_floor", "own-connection floor"), ("swift_floor", "Swift floor"))
 
 
 def peak_rss_kib(argv, stdin_path=None, runs=10, prepare=None):
@@ -173,6 +176,7 @@ def main():
     parser.add_argument("--floor", help="bench/floor.c, built")
     parser.add_argument("--libsecret-floor", help="bench/libsecret-floor.c, built")
     parser.add_argument("--own-connection-floor", help="bench/own-connection-floor.c, built")
+    parser.add_argument("--swift-floor", help="bench/swift-floor.swift with bench/own-connection-floor.c, built")
     parser.add_argument("--library-loop", help="keyid-bench-loop, built")
     parser.add_argument("--python-keyring", help="a virtualenv with keyring and secretstorage")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the in-process loops")
