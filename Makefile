@@ -102,8 +102,9 @@ check:
 	$(SWIFT) test --skip-build --filter 'KeyIDKitTests\.'
 
 ## make bench: keyid against secret-tool and C floors on sd-bus, on libsecret, and on libsecret
-## with a connection of its own (and Python keyring, when pip can install it), then KeyIDKit's
-## gets in process against Python SecretStorage's.
+## with a connection of its own, that last one also in a Swift executable linked like keyid's
+## (the Swift floor), and Python keyring, when pip can install it; then KeyIDKit's gets in
+## process against Python SecretStorage's.
 BENCH_ARGS ?=
 # The loop is built with the release binary's flags, the product aside: with flags of its own,
 # SwiftPM would compile KeyIDKit again for the loop and again for keyid on every run.
@@ -111,6 +112,7 @@ BENCH_LOOP_FLAGS = $(patsubst keyid,keyid-bench-loop,$(RELEASE_FLAGS))
 BENCH_FLOOR = .build/bench-floor
 BENCH_LIBSECRET_FLOOR = .build/bench-libsecret-floor
 BENCH_OWN_FLOOR = .build/bench-own-connection-floor
+BENCH_SWIFT_FLOOR = .build/bench-swift-floor
 bench:
 	@scripts/install-deps.sh bench
 	@$(MAKE) --no-print-directory release >&2
@@ -119,10 +121,15 @@ bench:
 	cc -O2 -Wall -Werror bench/libsecret-floor.c $$(pkg-config --cflags --libs libsecret-1) -o $(BENCH_LIBSECRET_FLOOR)
 	cc -O2 -Wall -Werror -ISources/CLibSecret bench/own-connection-floor.c $$(pkg-config --cflags --libs libsecret-1) \
 		-o $(BENCH_OWN_FLOOR)
+	cc -O2 -Wall -Werror -c -Dmain=own_floor_main -ISources/CLibSecret $$(pkg-config --cflags libsecret-1) \
+		bench/own-connection-floor.c -o .build/bench-own-floor.o
+	$(SWIFT)c -O -static-stdlib -use-ld=lld -Xclang-linker -static-libgcc -L.build/static-libstdcxx \
+		-Xlinker -z -Xlinker pack-relative-relocs bench/swift-floor.swift .build/bench-own-floor.o \
+		$$(pkg-config --libs libsecret-1) -o $(BENCH_SWIFT_FLOOR)
 	@venv=$$(bench/python-keyring.sh $(CURDIR)/.build/bench-venv) || echo "bench: Python keyring not available; its columns are left out" >&2; \
 	Tests/Harness/keyring-session.sh -- /usr/bin/python3 bench/bench.py $(CURDIR)/$(RELEASE_BIN) \
 		--floor $(CURDIR)/$(BENCH_FLOOR) --libsecret-floor $(CURDIR)/$(BENCH_LIBSECRET_FLOOR) \
-		--own-connection-floor $(CURDIR)/$(BENCH_OWN_FLOOR) \
+		--own-connection-floor $(CURDIR)/$(BENCH_OWN_FLOOR) --swift-floor $(CURDIR)/$(BENCH_SWIFT_FLOOR) \
 		--library-loop $(CURDIR)/.build/release/keyid-bench-loop \
 		$${venv:+--python-keyring $$venv} $(BENCH_ARGS)
 

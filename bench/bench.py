@@ -10,7 +10,10 @@ the fewest round trips a process can make to read a secret, on sd-bus), the libs
 (bench/libsecret-floor.c: the same read through libsecret's SecretService as libsecret sets it
 up, on GLib's shared connection) and the own-connection floor (bench/own-connection-floor.c:
 the same read through libsecret's SecretService on a GDBus connection of its own, as keyid
-makes it: what keyid get costs above it is keyid's own).
+makes it: what keyid get costs above it is keyid's own) and the Swift floor
+(bench/swift-floor.swift: the own-connection floor's C code in a Swift executable linked like
+keyid's release binary: what keyid get costs above it is keyid's code, without the Swift
+runtime's start-up).
 
 A second table times gets in process: keyid-bench-loop (KeyIDKit, bench/LibraryLoop) and
 bench/secretstorage-loop.py (Python SecretStorage, as it is used and with the two calls a get
@@ -18,7 +21,7 @@ needs) each make GETS gets on one connection; the programs are alternated for RO
 and the figures are over all the gets of each.
 
   bench.py KEYID [--runs N] [--items N] [--floor PROGRAM] [--libsecret-floor PROGRAM]
-           [--own-connection-floor PROGRAM] [--library-loop PROGRAM] [--python-keyring DIR] [--rounds ROUNDS] [--gets GETS]
+           [--own-connection-floor PROGRAM] [--swift-floor PROGRAM] [--library-loop PROGRAM] [--python-keyring DIR] [--rounds ROUNDS] [--gets GETS]
            [--json FILE]
 """
 import argparse
@@ -34,6 +37,11 @@ import time
 SERVICE = "keyid-bench"
 ACCOUNT = "device-id"
 DEVNULL = os.open(os.devnull, os.O_RDWR)
+# The floors, in the order of their columns: the key names the option (--own-connection-floor
+# for own_connection_floor), the program (bench-own-connection-floor) and the JSON figures
+# (own_connection_floor_ms, _ratio, _rss_mib); the title heads the columns.
+FLOORS = (("floor", "floor"), ("libsecret_floor", "libsecret floor"),
+          ("own_connection_floor", "own-connection floor"), ("swift_floor", "Swift floor"))
 
 
 def peak_rss_kib(argv, stdin_path=None, runs=10, prepare=None):
@@ -168,6 +176,7 @@ def main():
     parser.add_argument("--floor", help="bench/floor.c, built")
     parser.add_argument("--libsecret-floor", help="bench/libsecret-floor.c, built")
     parser.add_argument("--own-connection-floor", help="bench/own-connection-floor.c, built")
+    parser.add_argument("--swift-floor", help="bench/swift-floor.swift with bench/own-connection-floor.c, built")
     parser.add_argument("--library-loop", help="keyid-bench-loop, built")
     parser.add_argument("--python-keyring", help="a virtualenv with keyring and secretstorage")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the in-process loops")
@@ -189,9 +198,11 @@ def main():
         run_quiet([keyid, "get", "--create"] + s)
 
     rows, loop_rows = [], []
+    floors = [(key, title) for key, title in FLOORS if getattr(args, key)]
 
-    def row(label, mine, theirs, floor=None, third=None, libsecret_floor=None, own_floor=None):
-        rows.append((label, mine, theirs, floor, libsecret_floor, own_floor, third))
+    def row(label, mine, theirs, floor_cases=None, third=None):
+        """floor_cases: (key, title, Case) for each of `floors`; without them, their columns are blank."""
+        rows.append((label, mine, theirs, floor_cases or [(key, title, None) for key, title in floors], third))
 
     python_keyring = python = None
     if args.python_keyring:
@@ -202,21 +213,15 @@ def main():
     def lookup_row(label):
         cases = [Case("keyid get", [keyid, "get"] + s),
                  Case("secret-tool lookup", ["secret-tool", "lookup"] + attrs)]
-        floor = libsecret_floor = own_floor = third = None
-        if args.floor:
-            floor = Case("bench-floor", [args.floor, SERVICE, ACCOUNT])
-            cases.append(floor)
-        if args.libsecret_floor:
-            libsecret_floor = Case("bench-libsecret-floor", [args.libsecret_floor, SERVICE, ACCOUNT])
-            cases.append(libsecret_floor)
-        if args.own_connection_floor:
-            own_floor = Case("bench-own-connection-floor", [args.own_connection_floor, SERVICE, ACCOUNT])
-            cases.append(own_floor)
+        floor_cases = [(key, title, Case("bench-" + key.replace("_", "-"), [getattr(args, key), SERVICE, ACCOUNT]))
+                       for key, title in floors]
+        cases += [case for _, _, case in floor_cases]
+        third = None
         if python_keyring:
             third = Case("keyring get", [python_keyring, "get", SERVICE, ACCOUNT])
             cases.append(third)
         compare(cases, runs)
-        row(label, cases[0], cases[1], floor, third, libsecret_floor, own_floor)
+        row(label, cases[0], cases[1], floor_cases, third)
 
     def loop_row(label):
         if not args.library_loop:
@@ -247,47 +252,25 @@ def main():
         lookup_row(f"get / lookup ({args.items:,} more items)")
         loop_row(f"{args.items:,} more items")
 
-    floor, libsecret_floor, own_floor = bool(args.floor), bool(args.libsecret_floor), bool(args.own_connection_floor)
     lines = ["| operation | keyid median | peer median | ratio | keyid peak RSS | peer peak RSS |"
-             + (" floor median | floor ratio | floor peak RSS |" if floor else "")
-             + (" libsecret floor median | libsecret floor ratio | libsecret floor peak RSS |"
-                if libsecret_floor else "")
-             + (" own-connection floor median | own-connection floor ratio | own-connection floor peak RSS |"
-                if own_floor else "")
+             + "".join(f" {title} median | {title} ratio | {title} peak RSS |" for _, title in floors)
              + (" Python keyring median | Python keyring peak RSS |" if python_keyring else ""),
-             "|---|---:|---:|---:|---:|---:|" + ("---:|---:|---:|" if floor else "")
-             + ("---:|---:|---:|" if libsecret_floor else "") + ("---:|---:|---:|" if own_floor else "")
+             "|---|---:|---:|---:|---:|---:|" + "---:|---:|---:|" * len(floors)
              + ("---:|---:|" if python_keyring else "")]
     figures = []
-    for label, mine, theirs, bottom, libsecret_bottom, own_bottom, third in rows:
+    for label, mine, theirs, floor_cases, third in rows:
         ratio = mine.median_ms / theirs.median_ms
         line = (f"| {label} | {mine.median_ms:.2f} ms | {theirs.median_ms:.2f} ms | {ratio:.2f} | "
                 f"{mine.rss_mib:.1f} MiB | {theirs.rss_mib:.1f} MiB |")
         entry = {"operation": label, "keyid_ms": mine.median_ms, "peer": theirs.name,
                  "peer_ms": theirs.median_ms, "ratio": ratio, "keyid_rss_mib": mine.rss_mib,
                  "peer_rss_mib": theirs.rss_mib}
-        if floor:
+        for key, _, bottom in floor_cases:
             if bottom:
                 floor_ratio = bottom.median_ms / theirs.median_ms
                 line += f" {bottom.median_ms:.2f} ms | {floor_ratio:.2f} | {bottom.rss_mib:.1f} MiB |"
-                entry.update(floor_ms=bottom.median_ms, floor_ratio=floor_ratio, floor_rss_mib=bottom.rss_mib)
-            else:
-                line += " | | |"
-        if libsecret_floor:
-            if libsecret_bottom:
-                libsecret_ratio = libsecret_bottom.median_ms / theirs.median_ms
-                line += (f" {libsecret_bottom.median_ms:.2f} ms | {libsecret_ratio:.2f} | "
-                         f"{libsecret_bottom.rss_mib:.1f} MiB |")
-                entry.update(libsecret_floor_ms=libsecret_bottom.median_ms, libsecret_floor_ratio=libsecret_ratio,
-                             libsecret_floor_rss_mib=libsecret_bottom.rss_mib)
-            else:
-                line += " | | |"
-        if own_floor:
-            if own_bottom:
-                own_ratio = own_bottom.median_ms / theirs.median_ms
-                line += f" {own_bottom.median_ms:.2f} ms | {own_ratio:.2f} | {own_bottom.rss_mib:.1f} MiB |"
-                entry.update(own_connection_floor_ms=own_bottom.median_ms, own_connection_floor_ratio=own_ratio,
-                             own_connection_floor_rss_mib=own_bottom.rss_mib)
+                entry.update({f"{key}_ms": bottom.median_ms, f"{key}_ratio": floor_ratio,
+                              f"{key}_rss_mib": bottom.rss_mib})
             else:
                 line += " | | |"
         if python_keyring:
