@@ -24,6 +24,26 @@ struct SingleSourceTests {
         #expect(ManPage.render().contains("exit status 6 (default: 30)"))
     }
 
+    @Test("each option's help names the default its declaration holds, and a run with none given gets it")
+    func declaredDefaults() throws {
+        let declared = CommandTable.allOptions.filter { $0.defaultValue != nil }
+        #expect(Set(declared.map(\.option)) == [.service, .account, .format, .timeout, .backend, .onClone])
+        for spec in declared {
+            let shown: String
+            switch spec.defaultValue {
+            case .text(let text)?: shown = text
+            case .seconds(let seconds)?: shown = String(Int(seconds))
+            default: shown = "?"
+            }
+            #expect(
+                spec.summary.contains("(default: \(shown))") || spec.summary.contains("\(shown) (default)"),
+                "\(spec.flag): \(spec.summary)")
+        }
+        let settings = try Settings(.get, options: ParsedOptions(), environment: ProcessEnvironment())
+        #expect(settings.key.service == ItemKey.defaultService && settings.key.account == ItemKey.defaultAccount)
+        #expect(settings.format == .uuid && settings.backend == .secretService && settings.onClone == .warn)
+    }
+
     @Test("names refuse exactly the control characters the display rule escapes as such")
     func controlCharacters() {
         for value in UInt32(0)...0xFF {

@@ -32,9 +32,9 @@ package struct Settings: Equatable, Sendable {
     {
         let spec = CommandTable.spec(for: subcommand)
         let environment = SubcommandEnvironment(spec: spec, environment: processEnvironment)
-        let service = try Self.pick(options.values[.service], .service, ItemKey.defaultService, environment)
+        let service = try Self.pick(CommandTable.service, options, environment)
         let serviceGiven = options.values[.service] != nil || service.source != nil
-        let account = try Self.pick(options.values[.account], .account, ItemKey.defaultAccount, environment)
+        let account = try Self.pick(CommandTable.account, options, environment)
         key = try ItemKey(
             service: service.value, account: account.value, origins: (service.source, account.source))
         func resolved(_ option: OptionSpec) throws(KeyIDError) -> OptionValue? {
@@ -75,12 +75,14 @@ package struct Settings: Equatable, Sendable {
 
     /// A service or account name: the flag's, else its variable's (even empty, which
     /// ``ItemKey`` refuses), else the default; with the variable's name when it came from one.
-    private static func pick(
-        _ flag: String?, _ variable: EnvironmentVariable, _ fallback: String, _ environment: SubcommandEnvironment
-    ) throws(KeyIDError) -> (value: String, source: String?) {
-        if let flag { return (flag, nil) }
-        if let value = try environment.value(variable) { return (value, variable.rawValue) }
-        return (fallback, nil)
+    private static func pick(_ option: OptionSpec, _ options: ParsedOptions, _ environment: SubcommandEnvironment)
+        throws(KeyIDError) -> (value: String, source: String?)
+    {
+        if let flag = options.values[option.option] { return (flag, nil) }
+        if let variable = option.variable, let value = try environment.value(variable) {
+            return (value, variable.rawValue)
+        }
+        return (option.defaultValue?.text ?? "", nil)
     }
 
     /// The library's options these settings stand for.

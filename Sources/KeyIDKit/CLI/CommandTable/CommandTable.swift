@@ -14,11 +14,11 @@ package enum CommandTable {
     static let service = OptionSpec(
         option: .service, valueName: "NAME", choices: [],
         summary: "the service attribute of the item (default: \(ItemKey.defaultService))",
-        variable: .service, check: .itemName("the service name"))
+        variable: .service, check: .itemName("the service name"), default: .text(ItemKey.defaultService))
     static let account = OptionSpec(
         option: .account, valueName: "NAME", choices: [],
         summary: "the account attribute of the item (default: \(ItemKey.defaultAccount))",
-        variable: .account, check: .itemName("the account name"))
+        variable: .account, check: .itemName("the account name"), default: .text(ItemKey.defaultAccount))
     static let format = OptionSpec(
         option: .format, valueName: "FORMAT", choices: IDFormat.allCases.map(\.rawValue),
         summary: "how to print the ID: uuid (default), upper, hex, urn, or env (KEYID_DEVICE_ID=...)",
