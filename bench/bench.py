@@ -107,14 +107,19 @@ class Case:
 
 
 def compare(cases, runs, warmup=3):
-    """Alternate the cases run by run: A B C A B C ..."""
-    for _ in range(warmup):
-        for case in cases:
+    """Alternate the cases run by run, each run starting one case later: A B C, B C A, C A B ...
+    so that no case always follows the same one (a Python run leaves the caches cold for
+    whatever comes next)."""
+    def rotated(run):
+        shift = run % len(cases)
+        return cases[shift:] + cases[:shift]
+    for run in range(warmup):
+        for case in rotated(run):
             case.once()
     for case in cases:
         case.times.clear()
-    for _ in range(runs):
-        for case in cases:
+    for run in range(runs):
+        for case in rotated(run):
             case.once()
     for case in cases:
         case.measure_memory(min(runs, 10))
