@@ -111,7 +111,7 @@ struct RepositoryLayoutTests {
 
     @Test("System asks no store anything: its code names no store type")
     func systemNamesNoStore() throws {
-        let stores = try Self.paths().filter { $0.hasPrefix("Sources/KeyIDKit/Stores/") && $0.hasSuffix(".swift") }
+        let stores = Self.paths().filter { $0.hasPrefix("Sources/KeyIDKit/Stores/") && $0.hasSuffix(".swift") }
         let types = Set(stores.map { $0.split(separator: "/").last!.split(separator: ".")[0].split(separator: "+")[0] })
         #expect(types.contains("FileStore") && types.contains("SecretServiceStore"))
         let lines = try Self.codeLines(under: "Sources/KeyIDKit/System/")

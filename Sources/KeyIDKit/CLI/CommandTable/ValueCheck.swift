@@ -60,14 +60,15 @@ package struct ValueCheck: Sendable {
 
     /// One of `T`'s cases, by its raw value.
     static func choice<T: RawRepresentable & CaseIterable>(_: T.Type) -> ValueCheck where T.RawValue == String {
-        ValueCheck { text, source throws(KeyIDError) in
-            guard T(rawValue: text) != nil else {
+        let names = T.allCases.map(\.rawValue)
+        return ValueCheck { text, source throws(KeyIDError) in
+            guard names.contains(text) else {
                 let described: String
                 switch source {
                 case .variable(let variable): described = "\(variable.rawValue) is '\(Parser.printable(text))'"
                 case .flag, .argument: described = "invalid \(source.name) '\(Parser.printable(text))'"
                 }
-                throw .usage("\(described): expected \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw .usage("\(described): expected \(names.joined(separator: ", "))")
             }
             return .text(text)
         }

@@ -188,6 +188,7 @@ struct ItemDirectory {
     }
 
     /// `body`'s result; its failure as the file backend's, "`what`: <the C library's text>".
+    @discardableResult
     private func attempt<T>(_ what: String, _ body: () throws(SystemCallError) -> T) throws(SystemFailure) -> T {
         do {
             return try body()
