@@ -229,11 +229,9 @@ func keyid(_ arguments: [String], environment: [String: String?] = [:], input: S
 
 /// Runs a shell command line inside a fresh private keyring session (`--mode` as given), with
 /// the test run's provider. `arguments` become the script's `$@`; `input` its standard input.
-/// A session that has not ended after `timeout` seconds is stopped and recorded as an issue,
-/// so that a hang fails its test instead of the whole run.
 func inSession(
     _ mode: String, _ script: String, arguments: [String] = [], environment: [String: String?] = [:],
-    input: String? = nil, timeout: Double = 300
+    input: String? = nil
 ) throws -> ProcessOutcome {
     try runProgram(
         TestEnvironment.root + "/Tests/Harness/keyring-session.sh",
@@ -245,7 +243,7 @@ func inSession(
             "KEYID": TestEnvironment.binary,
             "KEYRING_TOOL": TestEnvironment.root + "/Tests/Harness/keyring-tool.py",
         ]) { a, _ in a },
-        input: input.map { Data($0.utf8) }, timeout: timeout)
+        input: input.map { Data($0.utf8) })
 }
 
 /// Runs `secret-tool` against the test run's keyring.
