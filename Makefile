@@ -1,6 +1,7 @@
 # keyid: make run | make test | make check | make lint | make fuzz | make sanitize | make bench | make install | make deb | make dist
 #        make api-docs | make api-check | make apt-repo
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+SWIFTC ?= $(shell command -v swiftc 2>/dev/null || echo /opt/swift/usr/bin/swiftc)
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR = $(DESTDIR)$(PREFIX)/bin
@@ -123,7 +124,7 @@ bench:
 		-o $(BENCH_OWN_FLOOR)
 	cc -O2 -Wall -Werror -c -Dmain=own_floor_main -ISources/CLibSecret $$(pkg-config --cflags libsecret-1) \
 		bench/own-connection-floor.c -o .build/bench-own-floor.o
-	$(SWIFT)c -O -static-stdlib -use-ld=lld -Xclang-linker -static-libgcc -L.build/static-libstdcxx \
+	$(SWIFTC) -O -static-stdlib -use-ld=lld -Xclang-linker -static-libgcc -L.build/static-libstdcxx \
 		-Xlinker -z -Xlinker pack-relative-relocs bench/swift-floor.swift .build/bench-own-floor.o \
 		$$(pkg-config --libs libsecret-1) -o $(BENCH_SWIFT_FLOOR)
 	@venv=$$(bench/python-keyring.sh $(CURDIR)/.build/bench-venv) || echo "bench: Python keyring not available; its columns are left out" >&2; \

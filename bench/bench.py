@@ -29,6 +29,7 @@ import json
 import math
 import os
 import platform
+import random
 import statistics
 import subprocess
 import sys
@@ -107,19 +108,22 @@ class Case:
 
 
 def compare(cases, runs, warmup=3):
-    """Alternate the cases run by run, each run starting one case later: A B C, B C A, C A B ...
-    so that no case always follows the same one (a Python run leaves the caches cold for
-    whatever comes next)."""
-    def rotated(run):
-        shift = run % len(cases)
-        return cases[shift:] + cases[:shift]
-    for run in range(warmup):
-        for case in rotated(run):
+    """Alternate the cases run by run, each run in an order of its own (shuffled, with a fixed
+    seed: the same orders every time), so that no case mostly follows the same one (a Python
+    run leaves the caches cold for whatever comes next)."""
+    shuffler = random.Random(len(cases))
+
+    def shuffled():
+        order = list(cases)
+        shuffler.shuffle(order)
+        return order
+    for _ in range(warmup):
+        for case in shuffled():
             case.once()
     for case in cases:
         case.times.clear()
-    for run in range(runs):
-        for case in rotated(run):
+    for _ in range(runs):
+        for case in shuffled():
             case.once()
     for case in cases:
         case.measure_memory(min(runs, 10))

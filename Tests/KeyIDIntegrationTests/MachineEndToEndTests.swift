@@ -93,10 +93,10 @@ struct MachineEndToEndTests {
         #expect(none.stdout.contains("status=5\n"))
         let locked = try inSession("locked", "$KEYID doctor; echo \"status=$?\"")
         #expect(locked.stdout.contains("is locked: keyid will ask to unlock it, or exit 4 with --no-prompt"))
-        // doctor never asks for a password: its advice names the subcommands that do.
+        // doctor never asks for a password: its advice names a subcommand that does.
         #expect(
             locked.stdout.contains(
-                "is locked; unlock it, or run another subcommand without --no-prompt to be asked for its password\n"),
+                "is locked; unlock it, or run 'keyid get' without --no-prompt to be asked for its password\n"),
             "\(locked.stdout)")
         #expect(locked.stdout.contains("status=0\n"))
     }

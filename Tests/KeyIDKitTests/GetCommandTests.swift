@@ -22,7 +22,6 @@ struct GetCommandTests {
         // own and the lock is waited for within the timeout, as a program's.
         #expect(options.host.unlockOne == Host.keyidCommand.unlockOne && !options.host.ownsProcess)
         #expect(options.host.lockWait(.seconds(7)) == .seconds(7))
-        #expect(Host.keyidCommand.lockWait(.seconds(7)) == nil)
         #expect(DeviceIDs.Options().host.unlockOne == Host.program.unlockOne && !DeviceIDs.Options().host.ownsProcess)
         keyid.environment = ["XDG_STATE_HOME": "/state"]
         #expect(keyid.run("get", "--backend", "file").status == 0)

@@ -48,11 +48,11 @@ extension Host {
         unlockSeveral: "unlock them, or run without --no-prompt to be asked for their passwords",
         lockedNote: "is locked: keyid will ask to unlock it, or exit 4 with --no-prompt")
 
-    /// `keyid doctor`, which never asks for a password itself: its advice names the
-    /// subcommands that do.
+    /// `keyid doctor`, which never asks for a password itself: its advice names a subcommand
+    /// that does.
     package static let keyidDoctor = Host(
         ownsProcess: true,
-        unlockOne: "unlock it, or run another subcommand without --no-prompt to be asked for its password",
-        unlockSeveral: "unlock them, or run another subcommand without --no-prompt to be asked for their passwords",
+        unlockOne: "unlock it, or run 'keyid get' without --no-prompt to be asked for its password",
+        unlockSeveral: "unlock them, or run 'keyid get' without --no-prompt to be asked for their passwords",
         lockedNote: keyidCommand.lockedNote)
 }

@@ -33,7 +33,7 @@ package struct Context {
     }
 
     /// The real process: standard streams, the process environment, and the dependencies
-    /// programs get too (``Settings/libraryOptions`` tells the library it works for the
+    /// programs get too (``deviceIDs(_:host:onPrompt:)`` tells the library it works for the
     /// command).
     /// `closedOutput`: standard output was closed when the process started.
     package static func system(environment: ProcessEnvironment, closedOutput: Bool) -> Context {

@@ -7,12 +7,13 @@
 /// ```
 ///
 /// One instance keeps one connection, opened on first use, and one Secret Service session,
-/// opened by the first call that reads or writes a value; both are reused by every call. When the provider restarted (and forgot the session) or the bus
-/// closed the connection, the call that finds out opens them again and runs once more, as
-/// long as nothing it sent could have changed the keyring; a write is never repeated. Calls
-/// from many threads take turns; writes also take keyid's lock file, so the `keyid` command
-/// and other processes using this library never interleave their writes either: eight threads
-/// and a `keyid get --create` racing on an empty item leave one item, and all get its ID.
+/// opened by the first call that reads or writes a value; both are reused by every call.
+/// When the provider restarted (and forgot the session) or the bus closed the connection, the
+/// call that finds out opens them again and runs once more, as long as nothing it sent could
+/// have changed the keyring; a write is never repeated. Calls from many threads take turns;
+/// writes also take keyid's lock file, so the `keyid` command and other processes using this
+/// library never interleave their writes either: eight threads and a `keyid get --create`
+/// racing on an empty item leave one item, and all get its ID.
 ///
 /// It is a quiet guest in a program: it installs no signal handler, never ends the process
 /// and writes nothing to standard output or error. Warnings (duplicates, an ID stored on
