@@ -172,8 +172,15 @@ struct LibraryKeyringTests {
             """
             "$PROBE" get locked-advice device-id 5000
             $KEYID get --no-prompt --service locked-advice 2>&1; echo "status=$?"
+            "$PROBE" diagnose >checks; grep '^warning default keyring:' checks
             """, environment: ["PROBE": Self.probe])
-        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        var lines = outcome.stdout.split(separator: "\n").map(String.init)
+        // The library's own check of a locked default keyring, in its terms.
+        #expect(
+            lines.last?.hasSuffix(
+                " is locked: a call that may prompt asks to unlock it, one that may not fails as locked") == true,
+            "\(outcome.stdout)")
+        if !lines.isEmpty { lines.removeLast() }
         #expect(lines.count == 3, "\(outcome.stdout)\(outcome.stderr)")
         let (library, command) = (lines.first ?? "", lines.dropFirst().first ?? "")
         #expect(library.hasPrefix("error 4 "), "\(library)")

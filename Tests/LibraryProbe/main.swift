@@ -15,6 +15,7 @@ import KeyIDKit
 //   keyid-library-probe repeat N SERVICE ACCOUNT           getOrCreate, N gets, wait for a line
 //   keyid-library-probe get SERVICE ACCOUNT MILLISECONDS   one get with that timeout
 //   keyid-library-probe quiet SERVICE ACCOUNT              every operation; prints nothing
+//   keyid-library-probe diagnose                           diagnose's checks, one a line
 //
 // Results go to standard output, one per line: an ID, or "error STATUS MESSAGE".
 
@@ -82,9 +83,9 @@ func holdGLibSharedConnection() -> String {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let needed = ["race": 4, "instances": 4, "repeat": 4, "get": 4, "hold": 3, "shared-hold": 3, "quiet": 3]
+let needed = ["race": 4, "instances": 4, "repeat": 4, "get": 4, "hold": 3, "shared-hold": 3, "quiet": 3, "diagnose": 1]
 guard let command = arguments.first, let count = needed[command], arguments.count >= count else {
-    line("usage: keyid-library-probe race|instances|hold|shared-hold|repeat|get|quiet ...")
+    line("usage: keyid-library-probe race|instances|hold|shared-hold|repeat|get|quiet|diagnose ...")
     exit(2)
 }
 switch arguments[0] {
@@ -125,6 +126,8 @@ case "get":
     let milliseconds = Int(arguments[3]) ?? 1000
     let ids = try DeviceIDs(options: .init(timeout: .milliseconds(milliseconds)))
     line(describe { () throws(KeyIDError) in try ids.get(service: service, account: account) })
+case "diagnose":
+    try DeviceIDs().diagnose { check in line("\(check.status.rawValue) \(check.name): \(check.detail)") }
 case "quiet":
     let (service, account) = (arguments[1], arguments[2])
     let before = dispositions()
