@@ -35,7 +35,7 @@ RELEASE_BIN = .build/release/keyid
 # examples/swift-package, a program that depends on this package by path.
 EXAMPLE_BIN = $(CURDIR)/.build/example/debug/DeviceIDExample
 
-.PHONY: all deps build release run test check stress fuzz sanitize lint format bench order docs api-docs api-check \
+.PHONY: all deps build release run test check stress fuzz sanitize lint format bench bench-floors order docs api-docs api-check \
 	install install-files uninstall deb dist apt-repo package-check repro-check clean
 
 all: release
@@ -79,9 +79,10 @@ test:
 	rm -f .build/example/debug.yaml
 	$(SWIFT) build --package-path examples/swift-package --scratch-path $(CURDIR)/.build/example
 	$(MAKE) --no-print-directory release
+	$(MAKE) --no-print-directory bench-floors
 	SWIFT=$(SWIFT) scripts/api-docs.sh $(API_DOCS)
 	KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) KEYID_RELEASE_BIN=$(CURDIR)/$(RELEASE_BIN) KEYID_EXAMPLE_BIN=$(EXAMPLE_BIN) \
-		KEYID_API_DOCS=$(CURDIR)/$(API_DOCS)/site KEYID_SWIFT=$(SWIFT) \
+		KEYID_API_DOCS=$(CURDIR)/$(API_DOCS)/site KEYID_SWIFT=$(SWIFT) KEYID_BENCH_FLOORS=$(CURDIR)/.build \
 		Tests/Harness/keyring-session.sh --provider gnome-keyring -- $(SWIFT) test --skip-build
 	@for provider in $(PROVIDERS); do \
 		echo "== the keyring tests against $$provider"; \
@@ -118,6 +119,17 @@ bench:
 	@scripts/install-deps.sh bench
 	@$(MAKE) --no-print-directory release >&2
 	$(SWIFT) build $(BENCH_LOOP_FLAGS) >&2
+	@$(MAKE) --no-print-directory bench-floors >&2
+	@venv=$$(bench/python-keyring.sh $(CURDIR)/.build/bench-venv) || echo "bench: Python keyring not available; its columns are left out" >&2; \
+	Tests/Harness/keyring-session.sh -- /usr/bin/python3 bench/bench.py $(CURDIR)/$(RELEASE_BIN) \
+		--floor $(CURDIR)/$(BENCH_FLOOR) --libsecret-floor $(CURDIR)/$(BENCH_LIBSECRET_FLOOR) \
+		--own-connection-floor $(CURDIR)/$(BENCH_OWN_FLOOR) --swift-floor $(CURDIR)/$(BENCH_SWIFT_FLOOR) \
+		--library-loop $(CURDIR)/.build/release/keyid-bench-loop \
+		$${venv:+--python-keyring $$venv} $(BENCH_ARGS)
+
+## bench-floors: the C floors and the Swift floor `make bench` compares keyid with (after
+## `make release`, which makes the static libstdc++ link folder the Swift floor links from).
+bench-floors:
 	cc -O2 -Wall -Werror bench/floor.c $$(pkg-config --cflags --libs libsystemd) -o $(BENCH_FLOOR)
 	cc -O2 -Wall -Werror bench/libsecret-floor.c $$(pkg-config --cflags --libs libsecret-1) -o $(BENCH_LIBSECRET_FLOOR)
 	cc -O2 -Wall -Werror -ISources/CLibSecret bench/own-connection-floor.c $$(pkg-config --cflags --libs libsecret-1) \
@@ -127,12 +139,6 @@ bench:
 	$(SWIFTC) -O -static-stdlib -use-ld=lld -Xclang-linker -static-libgcc -L.build/static-libstdcxx \
 		-Xlinker -z -Xlinker pack-relative-relocs bench/swift-floor.swift .build/bench-own-floor.o \
 		$$(pkg-config --libs libsecret-1) -o $(BENCH_SWIFT_FLOOR)
-	@venv=$$(bench/python-keyring.sh $(CURDIR)/.build/bench-venv) || echo "bench: Python keyring not available; its columns are left out" >&2; \
-	Tests/Harness/keyring-session.sh -- /usr/bin/python3 bench/bench.py $(CURDIR)/$(RELEASE_BIN) \
-		--floor $(CURDIR)/$(BENCH_FLOOR) --libsecret-floor $(CURDIR)/$(BENCH_LIBSECRET_FLOOR) \
-		--own-connection-floor $(CURDIR)/$(BENCH_OWN_FLOOR) --swift-floor $(CURDIR)/$(BENCH_SWIFT_FLOOR) \
-		--library-loop $(CURDIR)/.build/release/keyid-bench-loop \
-		$${venv:+--python-keyring $$venv} $(BENCH_ARGS)
 
 ## make order: record bench/startup.order again (after changes to what a run executes), then
 ## relink the release binary with it.

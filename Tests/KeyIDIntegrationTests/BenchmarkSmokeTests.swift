@@ -10,14 +10,38 @@ import Testing
     .enabled(if: TestEnvironment.sanitizer == nil, "times the release build; a sanitizer slows keyid down"),
     .enabled(if: TestEnvironment.canRunBinary && TestEnvironment.releaseBinary != nil))
 struct BenchmarkSmokeTests {
-    @Test("bench.py runs every comparison once and prints the table")
+    /// The floors `make bench` builds (`make bench-floors`), by option; `make test` builds them
+    /// and names their folder in `KEYID_BENCH_FLOORS`, and then every one must be there.
+    static let floors: [(option: String, program: String, column: String)] = [
+        ("--floor", "bench-floor", "floor median"),
+        ("--libsecret-floor", "bench-libsecret-floor", "libsecret floor median"),
+        ("--own-connection-floor", "bench-own-connection-floor", "own-connection floor median"),
+        ("--swift-floor", "bench-swift-floor", "Swift floor median"),
+    ]
+
+    @Test("bench.py runs every comparison once, with the floors when they are built, and prints the table")
     func oneIteration() throws {
+        var floorArguments: [String] = []
+        if let folder = ProcessInfo.processInfo.environment["KEYID_BENCH_FLOORS"] {
+            for floor in Self.floors {
+                let path = folder + "/" + floor.program
+                #expect(FileManager.default.isExecutableFile(atPath: path), "\(path) was not built")
+                floorArguments += [floor.option, path]
+            }
+        }
         let outcome = try inSession(
-            "unlocked", "/usr/bin/python3 \"$1\" \"$2\" --runs 1 --items 5",
-            arguments: [TestEnvironment.root + "/bench/bench.py", TestEnvironment.releaseBinary!])
+            "unlocked",
+            "script=$1 binary=$2; shift 2; /usr/bin/python3 \"$script\" \"$binary\" --runs 1 --items 5 \"$@\"",
+            arguments: [TestEnvironment.root + "/bench/bench.py", TestEnvironment.releaseBinary!] + floorArguments)
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let rows = outcome.stdout.split(separator: "\n").filter { $0.hasPrefix("| ") }
         #expect(rows.first?.hasPrefix("| operation | keyid median | peer median | ratio |") == true)
+        for floor in Self.floors where !floorArguments.isEmpty {
+            #expect(rows.first?.contains("| \(floor.column) |") == true, "\(floor.column)")
+        }
+        // A get row with the floors has a figure in every floor column.
+        let get = rows.first { $0.hasPrefix("| get / lookup (1 item) |") } ?? ""
+        #expect(!get.contains("| |") || floorArguments.isEmpty, "\(get)")
         #expect(rows.count == 6)
         for operation in [
             "get / lookup (1 item)", "rotate / store", "delete --force / clear", "--version / /bin/true",
