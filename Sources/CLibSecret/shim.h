@@ -2,8 +2,8 @@
 #define KEYID_CLIBSECRET_SHIM_H
 
 /*
- * libsecret (and the GLib, GObject and GIO it is built on), as keyid uses it. The D-Bus path
- * calls (secret-paths.h) are marked unstable upstream and need SECRET_API_SUBJECT_TO_CHANGE.
+ * libsecret (and the GLib, GObject and GIO it is built on), as keyid uses it. SecretPrompt's
+ * calls are marked unstable upstream and need SECRET_API_SUBJECT_TO_CHANGE.
  * The helpers below stand in for what Swift cannot call: variadic constructors and macros
  * such as G_VARIANT_TYPE.
  */
@@ -106,13 +106,6 @@ static inline void keyid_connection_new(const gchar *address, GCancellable *canc
         NULL, cancellable, callback, data);
 }
 
-/* Whether `service` is on `connection` and neither loads properties nor follows signals. */
-static inline gboolean keyid_service_is_own_and_quiet(SecretService *service, GDBusConnection *connection) {
-    GDBusProxyFlags quiet = G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES | G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS;
-    return g_dbus_proxy_get_connection(G_DBUS_PROXY(service)) == connection &&
-           (g_dbus_proxy_get_flags(G_DBUS_PROXY(service)) & quiet) == quiet;
-}
-
 /* Closes a connection (flushing what is queued) and drops the caller's reference. */
 static inline void keyid_connection_close(GDBusConnection *connection) {
     g_dbus_connection_close(connection, NULL, NULL, NULL);
@@ -166,11 +159,6 @@ static inline void keyid_connection_flush(GDBusConnection *connection, GMainCont
 static inline void keyid_context_dispatch(GMainContext *context, int budget) {
     while (budget-- > 0 && g_main_context_iteration(context, FALSE)) {
     }
-}
-
-/* An attribute table as libsecret expects one: owned string keys and values. */
-static inline GHashTable *keyid_string_table_new(void) {
-    return g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 }
 
 #endif

@@ -42,16 +42,17 @@ package enum CommandLineText {
 }
 
 extension Host {
-    /// The `keyid` command: its own process, and advice in its options' terms.
+    /// The `keyid` command: advice in its options' terms. Whether the process is keyid's own
+    /// is ``Context/deviceIDs(_:host:onPrompt:)``'s to say (only a run the watchdog bounds is).
     package static let keyidCommand = Host(
-        ownsProcess: true, unlockOne: "unlock it, or run without --no-prompt to be asked for its password",
+        ownsProcess: false, unlockOne: "unlock it, or run without --no-prompt to be asked for its password",
         unlockSeveral: "unlock them, or run without --no-prompt to be asked for their passwords",
         lockedNote: "is locked: keyid will ask to unlock it, or exit 4 with --no-prompt")
 
     /// `keyid doctor`, which never asks for a password itself: its advice names a subcommand
     /// that does.
     package static let keyidDoctor = Host(
-        ownsProcess: true,
+        ownsProcess: false,
         unlockOne: "unlock it, or run 'keyid get' without --no-prompt to be asked for its password",
         unlockSeveral: "unlock them, or run 'keyid get' without --no-prompt to be asked for their passwords",
         lockedNote: keyidCommand.lockedNote)

@@ -146,8 +146,7 @@ extension DeviceIDs {
     }
 
     /// As ``read(_:create:details:metadata:)``, with the clone policy given: the command reads
-    /// again with ``ClonePolicy/warn`` to say what differs when ``ClonePolicy/fail`` refused
-    /// an ID.
+    /// with ``ClonePolicy/warn`` for `--on-clone fail`, to say what differs as it refuses.
     package func read(
         _ key: ItemKey, create: Bool = false, details: ItemDetails = ItemDetails(), metadata: Bool = false,
         onClone policy: ClonePolicy

@@ -192,8 +192,6 @@ public final class DeviceIDs: Sendable {
         let signals: MachineSignals
         /// The machine ID, read on first use and kept: the one memo of it.
         let machineID: () throws(KeyIDError) -> MachineID
-        /// The other signals, each read on first use and kept.
-        let signal: (MachineSignal) -> [UInt8]?
         var store: (any SecretStore)?
 
         init(
@@ -206,11 +204,10 @@ public final class DeviceIDs: Sendable {
             self.generate = generate
             let machine = DeviceIDs.once { () throws(KeyIDError) in try machineID() }
             let values = Dictionary(
-                uniqueKeysWithValues: MachineSignal.allCases.map { which in
+                uniqueKeysWithValues: MachineSignal.allCases.dropFirst().map { which in
                     (which, DeviceIDs.once { () throws(KeyIDError) in signal(which) })
                 })
             self.machineID = machine
-            self.signal = { (try? values[$0]?()) ?? nil }
             signals = MachineSignals(machineID: { try? machine() }, value: { (try? values[$0]?()) ?? nil })
         }
 
@@ -250,10 +247,9 @@ public final class DeviceIDs: Sendable {
         try state.withLock { (opened: inout OpenedOnce) throws(KeyIDError) -> MachineID in try opened.machineID() }
     }
 
-    /// Whether this machine offers `signal` to the user running the program.
-    package func canRead(_ signal: MachineSignal) -> Bool {
-        if signal == .machineID { return (try? machineID()) != nil }
-        return state.withLock { (opened: inout OpenedOnce) in opened.signal(signal) != nil }
+    /// The signals this machine offers to the user running the program.
+    package var availableSignals: [MachineSignal] {
+        state.withLock { (opened: inout OpenedOnce) in opened.signals.available }
     }
 
     /// Runs `body` with the store, one call at a time.

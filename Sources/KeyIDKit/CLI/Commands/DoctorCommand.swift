@@ -69,9 +69,7 @@ enum DoctorCommand {
 
     /// The signals this machine offers to the current user, which new IDs are bound to.
     static func signals(_ ids: DeviceIDs) -> Check {
-        let readable = MachineSignal.allCases.filter { signal in
-            ids.canRead(signal)
-        }
+        let readable = ids.availableSignals
         let unreadable = MachineSignal.allCases.filter { !readable.contains($0) }
         var detail = readable.isEmpty ? "none readable" : readable.map(\.rawValue).joined(separator: ", ")
         if !unreadable.isEmpty {

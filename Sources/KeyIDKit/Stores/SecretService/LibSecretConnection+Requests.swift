@@ -49,7 +49,7 @@ extension LibSecretConnection {
         let milliseconds = Self.milliseconds(until: deadline)
         let started = zip(requests, encoded).map { request, parameters in
             let slot = Slot()
-            let problem = start(request, slot, timeout: milliseconds, parameters: .some(parameters))
+            let problem = start(request, slot, timeout: milliseconds, parameters: parameters)
             return (request: request, slot: problem == nil ? slot : nil, failure: problem)
         }
         let slots = started.compactMap(\.slot)

@@ -66,10 +66,6 @@ final class LibSecretConnection {
     /// Whether this process opened the connection (not a parent before a `fork`).
     var isOwnedByThisProcess: Bool { process == getpid() }
 
-    /// Whether libsecret's `SecretService` is on this connection, loading no properties and
-    /// following no signals (what the subclass is for; a test holds it to that).
-    var serviceIsOwnAndQuiet: Bool { keyid_service_is_own_and_quiet(service, connection) != 0 }
-
     /// Connects to the bus at `address` (never one that starts a bus: ``SessionBus``) and sets
     /// up libsecret's `SecretService` on it, within `timeout`. Its one waited call (GetNameOwner)
     /// goes out with ``introduction``, which gnome-keyring 42.1 answers without knowing the
@@ -168,12 +164,11 @@ final class LibSecretConnection {
         if !still.isEmpty { abandonedConnections.withLock { $0 += still } }
     }
 
-    /// Starts `request` (its arguments encoded by ``parameters(of:)`` unless given), whose
-    /// completion `slot` receives; returns why it could not start.
-    func start(_ request: SecretServiceRequest, _ slot: Slot, timeout: Int32, parameters: OpaquePointer?? = nil)
+    /// Starts `request` with its arguments `parameters` (``parameters(of:)``; `nil`: they could
+    /// not be encoded), whose completion `slot` receives; returns why it could not start.
+    func start(_ request: SecretServiceRequest, _ slot: Slot, timeout: Int32, parameters: OpaquePointer?)
         -> SecretServiceFailure?
     {
-        let parameters = parameters ?? Self.parameters(of: request)
         switch request {
         case .method(let call):
             guard let parameters else { return .unencodable(call.operation) }

@@ -22,12 +22,7 @@ extension SecretServiceStore {
         let replies = try requests(calls)
         let paths = try collectionPaths(replies[0])
         if target == nil { target = try aliasPath(replies[1]) }
-        var locked: [String] = []
-        for (path, value) in try properties(of: paths, "Locked") {
-            if case .boolean(true) = try value.reported() {
-                locked.append(path)
-            }
-        }
+        let locked = try stillLocked(paths)
         let others = locked.filter { $0 != target }
         let hiding = try hidingItems(others)
         let unsearched = locked.filter { $0 == target || hiding.contains($0) }

@@ -5,10 +5,7 @@ extension SecretServiceStore {
     /// ``KeyIDError/locked(_:)`` when prompting is not allowed or the prompt did not unlock
     /// them all. `what` names what is locked; `several`: it is more than one keyring.
     func unlock(_ paths: [String], what: String, several: Bool = false) throws(KeyIDError) {
-        guard allowPrompt else {
-            throw .locked(
-                "\(what) \(several ? "are" : "is") locked; " + host.unlockAdvice(several: several))
-        }
+        guard allowPrompt else { throw lockedRefusal(what, several: several) }
         // Unlock is called here and its prompt run through libsecret: libsecret 0.20.5's own
         // secret_service_unlock_dbus_paths never completes when the prompt ends without a
         // list (a provider that went away, or KeePassXC's dismissal with ""), see
@@ -32,9 +29,14 @@ extension SecretServiceStore {
         }
     }
 
+    /// The refusal of `what`, locked, when no prompt may unlock it, with the host's advice.
+    func lockedRefusal(_ what: String, several: Bool = false) -> KeyIDError {
+        .locked("\(what) \(several ? "are" : "is") locked; " + host.unlockAdvice(several: several))
+    }
+
     /// Those of `paths` (items or collections) that are locked, read in one batch of calls;
     /// an object that is gone is not.
-    private func stillLocked(_ paths: [String]) throws(KeyIDError) -> [String] {
+    func stillLocked(_ paths: [String]) throws(KeyIDError) -> [String] {
         var locked: [String] = []
         for (path, value) in try properties(of: paths, "Locked") {
             if case .boolean(true) = try value.reported() { locked.append(path) }

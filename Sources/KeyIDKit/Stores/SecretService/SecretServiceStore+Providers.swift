@@ -41,9 +41,7 @@ extension SecretServiceStore {
     func exists(_ item: StoredItem) throws(KeyIDError) -> Bool {
         guard let locked = try properties(of: [item.handle], "Locked").first?.value else { return false }
         if case .boolean(true) = try locked.reported() {
-            throw .locked(
-                "the keyring holding the item \(DisplayText.escaped(item.handle)) is locked; "
-                    + host.unlockAdvice(several: false))
+            throw lockedRefusal("the keyring holding the item \(DisplayText.escaped(item.handle))")
         }
         return true
     }

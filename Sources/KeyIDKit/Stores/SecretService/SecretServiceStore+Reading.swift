@@ -25,21 +25,26 @@ extension SecretServiceStore {
                             .objectPath(try openSession()),
                         ], replyType: "(a{o(oayays)})")))
         }
-        let everything = details.contains(.metadata) || items.count > 1
+        let everything = Self.readsEveryProperty(details, of: items.count)
         if everything || details.contains(.attributes) {
             for item in items {
                 calls.append(
-                    .method(
-                        everything
-                            ? DBusCall(
+                    everything
+                        ? .method(
+                            DBusCall(
                                 path: item.handle, interface: Self.propertiesInterface, member: "GetAll",
-                                arguments: [.string(Self.itemInterface)], replyType: "(a{sv})")
-                            : DBusCall(
-                                path: item.handle, interface: Self.propertiesInterface, member: "Get",
-                                arguments: [.string(Self.itemInterface), .string("Attributes")], replyType: "(v)")))
+                                arguments: [.string(Self.itemInterface)], replyType: "(a{sv})"))
+                        : Self.propertyRequest(item.handle, Self.itemInterface, "Attributes"))
             }
         }
         return calls
+    }
+
+    /// Whether a load reads all of each item's properties (metadata asked for, or more than one
+    /// item: the duplicate rule needs the times), which ``loadCalls(_:for:)`` asks for and
+    /// ``apply(_:_:to:)`` reads back.
+    static func readsEveryProperty(_ details: LookupDetails, of count: Int) -> Bool {
+        details.contains(.metadata) || count > 1
     }
 
     /// Fills `items` from the replies to ``loadCalls(_:for:)`` (an item deleted meanwhile is
@@ -49,7 +54,7 @@ extension SecretServiceStore {
         to items: inout [StoredItem]
     ) throws(KeyIDError) {
         var replies = replies
-        let everything = details.contains(.metadata) || items.count > 1
+        let everything = Self.readsEveryProperty(details, of: items.count)
         var vanished: Set<String> = []
         if details.contains(.secrets) {
             let reply = try replies.removeFirst().reported()

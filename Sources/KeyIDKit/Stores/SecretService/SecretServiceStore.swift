@@ -323,7 +323,12 @@ package final class SecretServiceStore: SecretStore {
     private func closeSession() {
         guard let session, session != "/", let opened, opened.isOpen, opened.isOwnedByThisProcess else { return }
         let close = DBusCall(path: session, interface: "org.freedesktop.Secret.Session", member: "Close")
-        opened.withContext { _ = opened.start(.method(close), LibSecretConnection.Slot(), timeout: 1000) }
+        let request = SecretServiceRequest.method(close)
+        opened.withContext {
+            _ = opened.start(
+                request, LibSecretConnection.Slot(), timeout: 1000,
+                parameters: LibSecretConnection.parameters(of: request))
+        }
     }
 
     /// Opens (once a connection) a `plain` session for moving values; returns its object path.
