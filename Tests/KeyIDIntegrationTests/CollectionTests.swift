@@ -179,18 +179,12 @@ struct CollectionTests {
         #expect(first.status == 0, "\(first.stderr)")
         let outcome = try session(
             """
-            dbus-monitor --session "type=method_call,interface=org.freedesktop.Secret.Service,member=Unlock" \\
-              "type=method_call,interface=org.freedesktop.DBus.Peer,member=Ping" >"$XDG_RUNTIME_DIR/unlocks" 2>&1 & monitor=$!
-            until grep -qs NameLost "$XDG_RUNTIME_DIR/unlocks"; do sleep 0.02; done
-            # The bus hands the monitor messages in order: once it shows a new Ping, it has shown
-            # every call keyid made before it.
-            unlocks() {
-              pings=$(($(grep -c member=Ping "$XDG_RUNTIME_DIR/unlocks") + 1))
-              dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \\
-                org.freedesktop.DBus.Peer.Ping >/dev/null
-              until [ "$(grep -c member=Ping "$XDG_RUNTIME_DIR/unlocks")" -ge $pings ]; do sleep 0.01; done
-              grep -c 'member=Unlock' "$XDG_RUNTIME_DIR/unlocks"
-            }
+            cd "$XDG_RUNTIME_DIR" || exit 99
+            \(busMonitor)
+            watch "type=method_call,interface=org.freedesktop.Secret.Service,member=Unlock" \\
+              "type=method_call,interface=org.freedesktop.DBus.Peer,member=Ping"
+            # Run in a subshell ($(unlocks)): the pings so far are counted, not remembered.
+            unlocks() { seen $(($(grep -c member=Ping monitor) + 1)); grep -c 'member=Unlock' monitor; }
             $KEYID get --no-prompt --service "$1"; echo "get=$?"
             $KEYID get --service "$1"; echo "prompting=$?"
             $KEYID get --create --service "$1" >/dev/null; echo "create=$?"

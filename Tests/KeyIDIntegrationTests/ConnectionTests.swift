@@ -18,7 +18,7 @@ struct ConnectionTests {
         let outcome = try inSession(
             "unlocked",
             """
-            \(Self.monitor)
+            \(busMonitor)
             watch
             mkfifo go; : >out
             "$PROBE" shared-hold own-connection device-id <go >out 2>err &
@@ -59,7 +59,7 @@ struct ConnectionTests {
             "unlocked",
             """
             [ "$1" = create ] || $KEYID get --create --service session-use >/dev/null
-            \(Self.monitor)
+            \(busMonitor)
             watch
             $KEYID "$@" --service session-use >/dev/null; echo "status=$?"
             seen 1; kill $monitor
@@ -157,7 +157,7 @@ struct ConnectionTests {
             "unlocked",
             """
             bus() { dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus "org.freedesktop.DBus.$@"; }
-            \(Self.monitor)
+            \(busMonitor)
             watch
             mkfifo go; : >out
             "$PROBE" hold introduced device-id <go >out 2>err &
@@ -204,23 +204,6 @@ struct ConnectionTests {
         }
         #expect(answered != nil && second != nil && answered! < second!, "\(monitor)")
     }
-
-    /// Shell functions for a dbus-monitor writing to the file `monitor`: `watch [RULE...]`
-    /// starts it (every message when no rule is given; a rule list must let `Ping` through)
-    /// and returns once it is monitoring; `seen N` pings the bus and returns once the monitor
-    /// shows the Nth ping. The bus hands a monitor messages in the order it routes them, so
-    /// by then it has shown every call sent before that ping.
-    static let monitor = """
-        watch() {
-          dbus-monitor --session "$@" >monitor 2>&1 &
-          monitor=$!
-          tries=0; until grep -qs NameLost monitor || [ $tries -gt 1000 ]; do sleep 0.01; tries=$((tries + 1)); done
-        }
-        seen() {
-          dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.Peer.Ping >/dev/null
-          tries=0; until [ "$(grep -c member=Ping monitor)" -ge "$1" ] || [ $tries -gt 1000 ]; do sleep 0.01; tries=$((tries + 1)); done
-        }
-        """
 
     /// One method call dbus-monitor showed: who sent it, to whom, the member, and its first
     /// string argument.

@@ -9,8 +9,13 @@ import Testing
 @Suite(
     "SecretServiceStore against a real Secret Service", .tags(.integration), .enabled(if: TestEnvironment.hasKeyring))
 struct SecretServiceStoreTests {
-    let store = SecretServiceStore(allowPrompt: false, timeout: DeviceIDs.defaultTimeout) { () throws(KeyIDError) in
-        try Locations.sessionBus(.current())
+    let store = Self.newStore()
+
+    /// A store on the test session's bus, which prompts for nothing.
+    static func newStore() -> SecretServiceStore {
+        SecretServiceStore(allowPrompt: false, timeout: DeviceIDs.defaultTimeout) { () throws(KeyIDError) in
+            try Locations.sessionBus(.current())
+        }
     }
     static let one = DeviceID("11111111-1111-4111-8111-111111111111")!
     static let two = DeviceID("22222222-2222-4222-8222-222222222222")!
@@ -81,9 +86,7 @@ struct SecretServiceStoreTests {
     @Test("a later read of the item found before goes with its search, and what changed since is read anew")
     func readWithSearch() throws {
         let key = try key()
-        let other = SecretServiceStore(allowPrompt: false, timeout: DeviceIDs.defaultTimeout) {
-            () throws(KeyIDError) in try Locations.sessionBus(.current())
-        }
+        let other = Self.newStore()
         try store.add(Self.one, for: key, binding: MachineBinding(machine: "abc"))
         let first = try #require(try store.items(matching: key, details: [.secrets, .attributes]).first)
         #expect(store.lastFound.values.contains(first.handle))
@@ -120,9 +123,7 @@ struct SecretServiceStoreTests {
         let found = try store.items(matching: key, details: [.otherNames])
         #expect(found.count == 1)
         #expect(found.first?.attributes == nil)
-        let other = SecretServiceStore(allowPrompt: false, timeout: DeviceIDs.defaultTimeout) {
-            () throws(KeyIDError) in try Locations.sessionBus(.current())
-        }
+        let other = Self.newStore()
         for item in found { try other.delete(item) }
         for item in found { try store.delete(item) }
         #expect(try store.items(matching: key, details: [.otherNames]).isEmpty)
@@ -197,9 +198,7 @@ struct SecretServiceStoreTests {
         waitFor("member=NameAcquired")  // it is watching
         var session = ""
         do {
-            let own = SecretServiceStore(allowPrompt: false, timeout: DeviceIDs.defaultTimeout) {
-                () throws(KeyIDError) in try Locations.sessionBus(.current())
-            }
+            let own = Self.newStore()
             session = try own.openSession()
         }
         waitFor("member=Close")

@@ -246,6 +246,23 @@ func inSession(
         input: input.map { Data($0.utf8) })
 }
 
+/// Shell functions for a dbus-monitor writing to the file `monitor`: `watch [RULE...]`
+/// starts it (every message when no rule is given; a rule list must let `Ping` through)
+/// and returns once it is monitoring; `seen N` pings the bus and returns once the monitor
+/// shows the Nth ping. The bus hands a monitor messages in the order it routes them, so
+/// by then it has shown every call sent before that ping.
+let busMonitor = """
+    watch() {
+      dbus-monitor --session "$@" >monitor 2>&1 &
+      monitor=$!
+      tries=0; until grep -qs NameLost monitor || [ $tries -gt 1000 ]; do sleep 0.01; tries=$((tries + 1)); done
+    }
+    seen() {
+      dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.Peer.Ping >/dev/null
+      tries=0; until [ "$(grep -c member=Ping monitor)" -ge "$1" ] || [ $tries -gt 1000 ]; do sleep 0.01; tries=$((tries + 1)); done
+    }
+    """
+
 /// Runs `secret-tool` against the test run's keyring.
 func secretTool(_ arguments: [String], input: String? = nil) throws -> ProcessOutcome {
     let outcome = try runProgram("/usr/bin/secret-tool", arguments, input: input.map { Data($0.utf8) })
