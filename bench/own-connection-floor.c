@@ -7,9 +7,10 @@
  *
  *   bench-own-connection-floor SERVICE ACCOUNT
  *
- * Connects to DBUS_SESSION_BUS_ADDRESS (Hello), then sets up the SecretService (its one waited
- * call, GetNameOwner) while reading the service's Collections property (which gnome-keyring
- * 42.1 must answer before a new client's OpenSession, doc/COMPATIBILITY.md), then
+ * Connects to DBUS_SESSION_BUS_ADDRESS in this thread, as the keyid command does (Hello), then
+ * sets up the SecretService (its one waited call, GetNameOwner) while reading the service's
+ * Collections property (which gnome-keyring 42.1 must answer before a new client's
+ * OpenSession, doc/COMPATIBILITY.md), then
  * OpenSession("plain") and SearchItems({service, account}) together through the SecretService
  * proxy, then GetSecrets([first unlocked item], session). Prints the secret, with a newline
  * only on a terminal (as secret-tool does); exits 0, 1 when no unlocked item matches, 2 on
@@ -48,10 +49,8 @@ int main(int argc, char **argv) {
     if (!address)
         fail("DBUS_SESSION_BUS_ADDRESS", NULL);
     GError *error = NULL;
-    struct pending connecting = {0};
-    keyid_connection_new(address, NULL, on_done, &connecting);
-    wait_for(&connecting, 1);
-    GDBusConnection *connection = g_dbus_connection_new_finish(connecting.result, &error);
+    /* In this thread, as the keyid command connects (its deadline bounds the wait). */
+    GDBusConnection *connection = keyid_connection_new_sync(address, &error);
     if (!connection)
         fail("connect", error);
 
@@ -114,7 +113,6 @@ int main(int argc, char **argv) {
         g_object_unref(setup[i].result);
         g_object_unref(batch[i].result);
     }
-    g_object_unref(connecting.result);
     g_object_unref(service);
     keyid_connection_close(connection);
     return status;

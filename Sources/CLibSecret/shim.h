@@ -106,6 +106,15 @@ static inline void keyid_connection_new(const gchar *address, GCancellable *canc
         NULL, cancellable, callback, data);
 }
 
+/* The same connection, made in the calling thread: no GTask thread for the set-up, and no
+ * hand-over from it. It waits without a bound of its own (a bus that accepts the connection and
+ * then says nothing holds it): only for a process whose own deadline ends it. */
+static inline GDBusConnection *keyid_connection_new_sync(const gchar *address, GError **error) {
+    return g_dbus_connection_new_for_address_sync(
+        address, G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
+        NULL, NULL, error);
+}
+
 /* Closes a connection (flushing what is queued) and drops the caller's reference. */
 static inline void keyid_connection_close(GDBusConnection *connection) {
     g_dbus_connection_close(connection, NULL, NULL, NULL);

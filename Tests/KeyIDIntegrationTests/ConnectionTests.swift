@@ -51,6 +51,32 @@ struct ConnectionTests {
         #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
     }
 
+    @Test("the command connects in its own thread, a program in GTask's: the threads each starts")
+    func connectingThread() throws {
+        let outcome = try inSession(
+            "unlocked",
+            """
+            strace -f -qq -e trace=prctl -o command.trace "$KEYID" get --create >/dev/null || exit 90
+            strace -f -qq -e trace=prctl -o program.trace "$PROBE" get own-thread device-id 5000 >/dev/null || exit 91
+            for trace in command program; do
+              echo "$trace:$(sed -n 's/.*PR_SET_NAME, "\\([^"]*\\)".*/\\1/p' $trace.trace | sort | tr '\\n' ' ')"
+            done
+            """, environment: ["PROBE": LibraryKeyringTests.probe])
+        #expect(outcome.status == 0, "\(outcome.stdout)\(outcome.stderr)")
+        let threads = Dictionary(
+            outcome.stdout.split(separator: "\n").compactMap { line -> (String, Set<String>)? in
+                let parts = line.split(separator: ":", maxSplits: 1).map(String.init)
+                guard parts.count == 2 else { return nil }
+                return (parts[0], Set(parts[1].split(separator: " ").map(String.init)))
+            }, uniquingKeysWith: { first, _ in first })
+        // GDBus's worker in both; GTask's pool, which runs an asynchronous connection's set-up,
+        // only in the program, whose thread must get its call back at the timeout.
+        #expect(threads["command"]?.contains("gdbus") == true, "\(outcome.stdout)")
+        #expect(threads["command"]?.contains("pool") == false, "\(outcome.stdout)")
+        #expect(threads["program"]?.contains("gdbus") == true, "\(outcome.stdout)")
+        #expect(threads["program"]?.contains("pool") == true, "\(outcome.stdout)")
+    }
+
     @Test(
         "a create and a rotation, which write a value, send OpenSession with their search; a delete sends none",
         arguments: [["create"], ["rotate"], ["delete", "--force"]])

@@ -232,6 +232,58 @@ struct LibraryKeyringTests {
     }
 
     @Test(
+        "a bus that takes the connection and never answers: the command exits 6 at its timeout, the library throws at its own",
+        .enabled(if: TestEnvironment.binary != nil))
+    func silentBus() throws {
+        // The command connects in its own thread, bounded by its deadline; a program's
+        // connection is bounded by the library's timeout. Either way one line, in time.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "keyid-silent-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outcome = try runProgram(
+            "/bin/sh",
+            [
+                "-c",
+                """
+                /usr/bin/python3 -c '
+                import socket, sys
+                listener = socket.socket(socket.AF_UNIX)
+                listener.bind(sys.argv[1])
+                listener.listen(8)
+                print("ready", flush=True)
+                held = []
+                while True:
+                    held.append(listener.accept()[0])
+                ' "$1/bus" >"$1/ready" & bus=$!
+                until grep -q ready "$1/ready" 2>/dev/null; do sleep 0.02; done
+                export DBUS_SESSION_BUS_ADDRESS="unix:path=$1/bus"
+                start=$(date +%s%N)
+                "$KEYID" get --timeout 1 --service silent-bus --account device-id 2>&1
+                echo "status=$?"
+                echo "ms=$(( ($(date +%s%N) - start) / 1000000 ))"
+                start=$(date +%s%N)
+                "$PROBE" get silent-bus device-id 1000
+                echo "ms=$(( ($(date +%s%N) - start) / 1000000 ))"
+                kill -KILL "$bus"  # the runner may start its children with SIGTERM blocked
+                """,
+                "sh", directory.path,
+            ],
+            environment: ["KEYID": TestEnvironment.binary, "PROBE": Self.probe])
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 5, "\(outcome.stdout)\(outcome.stderr)")
+        guard lines.count == 5 else { return }
+        #expect(lines[0].hasPrefix("keyid: timed out after 1 s: the Secret Service did not answer"), "\(lines)")
+        #expect(lines[1] == "status=6", "\(lines)")
+        #expect(lines[3].hasPrefix("error 6 the Secret Service did not answer in time"), "\(lines)")
+        for line in [lines[2], lines[4]] {
+            let milliseconds = Int(line.dropFirst(3)) ?? 99_999
+            #expect(milliseconds >= 900 && milliseconds < 3000, "\(lines)")
+        }
+    }
+
+    @Test(
         "a guest in its host: nothing printed, no signal handler installed, every outcome a value",
         .enabled(if: TestEnvironment.binary != nil))
     func quiet() throws {

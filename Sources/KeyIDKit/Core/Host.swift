@@ -3,7 +3,8 @@
 /// and whether the process is keyid's own.
 package struct Host: Sendable {
     /// Whether the process is keyid's own: then its GLib messages may be dropped, and the run's
-    /// deadline bounds the whole run, so keyid's lock is waited for without a bound of its own.
+    /// deadline bounds the whole run, so keyid's lock is waited for, and the bus connected to,
+    /// without a bound of their own.
     /// In a program's process, keyid leaves its environment, SIGPIPE disposition and GLib's
     /// shared connection as they are, and bounds every wait by ``DeviceIDs/Options/timeout``.
     package var ownsProcess: Bool
