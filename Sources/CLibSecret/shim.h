@@ -107,8 +107,9 @@ static inline void keyid_connection_new(const gchar *address, GCancellable *canc
 }
 
 /* The same connection, made in the calling thread: no GTask thread for the set-up, and no
- * hand-over from it. It waits without a bound of its own (a bus that accepts the connection and
- * then says nothing holds it): only for a process whose own deadline ends it. */
+ * hand-over from it. Nothing here bounds the wait (GDBus's authentication has no timeout): a bus
+ * that takes the connection and then says nothing holds the thread. Only for a process whose
+ * own deadline ends it. */
 static inline GDBusConnection *keyid_connection_new_sync(const gchar *address, GError **error) {
     return g_dbus_connection_new_for_address_sync(
         address, G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,

@@ -257,7 +257,11 @@ struct LibraryKeyringTests {
                 while True:
                     held.append(listener.accept()[0])
                 ' "$1/bus" >"$1/ready" & bus=$!
-                until grep -q ready "$1/ready" 2>/dev/null; do sleep 0.02; done
+                tries=0
+                until grep -q ready "$1/ready" 2>/dev/null; do
+                  [ $tries -lt 1000 ] || { echo "no fake bus"; kill -KILL "$bus"; exit 90; }
+                  sleep 0.02; tries=$((tries + 1))
+                done
                 export DBUS_SESSION_BUS_ADDRESS="unix:path=$1/bus"
                 start=$(date +%s%N)
                 "$KEYID" get --timeout 1 --service silent-bus --account device-id 2>&1

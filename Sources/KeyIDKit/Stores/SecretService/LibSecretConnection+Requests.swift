@@ -2,7 +2,7 @@ import Glibc
 
 /// How a ``LibSecretConnection`` runs requests: they complete in a `GMainContext` of its own,
 /// iterated only while one waits, on the calling thread (one at a time); the requests of a
-/// batch go out together, and every wait has a deadline. A request that outlives it is never
+/// batch go out together, and every wait for a request has a deadline. A request that outlives it is never
 /// cancelled (cancelling a prompt dismisses it, which can hang libsecret and crash
 /// gnome-keyring 42.1): it is abandoned with its connection, which is closed, as when the
 /// `keyid` command exits (gnome-keyring withdraws the prompt of a client that went away).

@@ -67,7 +67,8 @@ final class LibSecretConnection {
     var isOwnedByThisProcess: Bool { process == getpid() }
 
     /// Connects to the bus at `address` (never one that starts a bus: ``SessionBus``) and sets
-    /// up libsecret's `SecretService` on it, within `timeout`. Its one waited call (GetNameOwner)
+    /// up libsecret's `SecretService` on it, within `timeout` (the `keyid` command, whose run's
+    /// deadline ends its process, connects in the calling thread). Its one waited call (GetNameOwner)
     /// goes out with ``introduction``, which gnome-keyring 42.1 answers without knowing the
     /// caller, and after which it knows this one (doc/COMPATIBILITY.md).
     static func open(address: String, timeout: Duration, ownsProcess: Bool) throws(SecretServiceFailure)
@@ -100,7 +101,7 @@ final class LibSecretConnection {
         let connected: OpaquePointer?
         if ownsProcess {
             // keyid's own process, whose deadline ends it: connecting in this thread spares
-            // GTask's thread and the hand-over from it (about 0.15 ms a run, doc/PERFORMANCE.md).
+            // GTask's thread and the hand-over from it (about 0.2 ms a run, doc/PERFORMANCE.md).
             connected = keyid_connection_new_sync(address, &error)
         } else {
             // A program's thread must get its call back at the timeout.
