@@ -13,9 +13,7 @@ extension LibSecretConnection {
     /// Sends every request at once, then waits for all of them, at most ``timeout`` in all. A
     /// request that fails is a failure among the results; requests not answered in time are
     /// abandoned with this connection, and thrown as timed out.
-    func perform(_ requests: [SecretServiceRequest]) throws(SecretServiceFailure) -> [Result<
-        [DBusValue], SecretServiceFailure
-    >] {
+    func perform(_ requests: [SecretServiceRequest]) throws(SecretServiceFailure) -> [SecretServiceReply] {
         guard isOpen else {
             throw SecretServiceFailure(
                 operation: requests.first?.operation ?? Self.connectOperation, domain: GErrorCode.ioDomain,
@@ -43,7 +41,7 @@ extension LibSecretConnection {
     /// Starts `requests` and waits for them until `deadline`; gives up on the connection when
     /// they do not all complete in time.
     private func complete(_ requests: [SecretServiceRequest], until deadline: MonotonicInstant)
-        throws(SecretServiceFailure) -> [Result<[DBusValue], SecretServiceFailure>]
+        throws(SecretServiceFailure) -> [SecretServiceReply]
     {
         let encoded = requests.map(Self.parameters(of:))
         let milliseconds = Self.milliseconds(until: deadline)

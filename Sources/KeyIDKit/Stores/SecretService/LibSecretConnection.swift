@@ -67,8 +67,7 @@ final class LibSecretConnection {
     var isOwnedByThisProcess: Bool { process == getpid() }
 
     /// Connects to the bus at `address` (never one that starts a bus: ``SessionBus``) and sets
-    /// up libsecret's `SecretService` on it, within `timeout` (the `keyid` command, whose run's
-    /// deadline ends its process, connects in the calling thread). Its one waited call (GetNameOwner)
+    /// up libsecret's `SecretService` on it, within `timeout`. Its one waited call (GetNameOwner)
     /// goes out with ``introduction``, which gnome-keyring 42.1 answers without knowing the
     /// caller, and after which it knows this one (doc/COMPATIBILITY.md).
     static func open(address: String, timeout: Duration, ownsProcess: Bool) throws(SecretServiceFailure)
@@ -98,13 +97,12 @@ final class LibSecretConnection {
             }
         }
         var error: UnsafeMutablePointer<GError>?
+        // keyid's own process, which its deadline ends, connects in this thread: no GTask thread
+        // and no hand-over (0.2 ms a run). A program's thread gets its call back at the timeout.
         let connected: OpaquePointer?
         if ownsProcess {
-            // keyid's own process, whose deadline ends it: connecting in this thread spares
-            // GTask's thread and the hand-over from it (about 0.2 ms a run, doc/PERFORMANCE.md).
             connected = keyid_connection_new_sync(address, &error)
         } else {
-            // A program's thread must get its call back at the timeout.
             let connecting = Slot()
             keyid_connection_new(address, cancellable, finished, connecting.retained)
             try complete([connecting])
@@ -188,9 +186,8 @@ final class LibSecretConnection {
             let service = call.destination == DBusCall.secretService
             g_dbus_connection_call(
                 connection, service ? String(cString: keyid_service_bus_name()) : call.destination, call.path,
-                call.interface,
-                call.member, parameters, replyType,
-                G_DBUS_CALL_FLAGS_NONE, timeout, nil, Self.finished, slot.retained)
+                call.interface, call.member, parameters, replyType, G_DBUS_CALL_FLAGS_NONE, timeout, nil,
+                Self.finished, slot.retained)
         case .searchItems, .readAlias:
             // Through libsecret's proxy, which addresses the provider's unique name and checks the
             // reply's type; libsecret's own search and alias calls would strip the error's name.
@@ -215,9 +212,7 @@ final class LibSecretConnection {
     }
 
     /// The outcome of a completed request, as the reply's values.
-    func finish(_ request: SecretServiceRequest, _ slot: Slot) -> Result<
-        [DBusValue], SecretServiceFailure
-    > {
+    func finish(_ request: SecretServiceRequest, _ slot: Slot) -> SecretServiceReply {
         let result = slot.result
         var error: UnsafeMutablePointer<GError>?
         let values: [DBusValue]

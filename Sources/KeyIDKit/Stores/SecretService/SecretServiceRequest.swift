@@ -1,3 +1,6 @@
+/// What a request to the Secret Service completed with: its reply's values, or why it failed.
+typealias SecretServiceReply = Result<[DBusValue], SecretServiceFailure>
+
 /// One request to the Secret Service, as ``LibSecretConnection`` runs it: a method call
 /// through GDBus, or one of libsecret's own calls. Each completes with the values its D-Bus
 /// method replies with, so that the store reads both alike.

@@ -62,7 +62,7 @@ extension SecretServiceStore {
     static let collectionsRequest = propertyRequest(servicePath, serviceInterface, "Collections")
 
     /// The object paths in a reply to ``collectionsRequest``.
-    func collectionPaths(_ reply: Result<[DBusValue], SecretServiceFailure>) throws(KeyIDError) -> [String] {
+    func collectionPaths(_ reply: SecretServiceReply) throws(KeyIDError) -> [String] {
         (try reply.reported().first?[0])?.objectPaths ?? []
     }
 

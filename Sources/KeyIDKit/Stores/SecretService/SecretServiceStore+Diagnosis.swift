@@ -2,7 +2,7 @@
 extension SecretServiceStore: Diagnosable {
     package func diagnose(_ report: (Check) -> Void) {
         // A failure to connect is the bus's; a failed call, the provider's.
-        let owner: Result<[DBusValue], SecretServiceFailure>
+        let owner: SecretServiceReply
         do {
             owner = try requests([
                 .method(

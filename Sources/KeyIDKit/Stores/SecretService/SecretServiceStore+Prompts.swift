@@ -50,7 +50,7 @@ extension SecretServiceStore {
     }
 
     /// The collection in a reply to `ReadAlias`; `nil` when the alias points nowhere.
-    func aliasPath(_ reply: Result<[DBusValue], SecretServiceFailure>) throws(KeyIDError) -> String? {
+    func aliasPath(_ reply: SecretServiceReply) throws(KeyIDError) -> String? {
         let path = try reply.reported().first?.text
         return path == "/" ? nil : path
     }
@@ -62,7 +62,7 @@ extension SecretServiceStore {
     func runPrompt(_ prompt: String) throws(KeyIDError) -> DBusValue? {
         prompting?(true)
         defer { prompting?(false) }
-        let completed: Result<[DBusValue], SecretServiceFailure>
+        let completed: SecretServiceReply
         do {
             completed = try requests([.prompt(prompt)])[0]
         } catch {

@@ -50,7 +50,7 @@ extension SecretServiceStore {
     /// Fills `items` from the replies to ``loadCalls(_:for:)`` (an item deleted meanwhile is
     /// dropped).
     func apply(
-        _ replies: ArraySlice<Result<[DBusValue], SecretServiceFailure>>, _ details: LookupDetails,
+        _ replies: ArraySlice<SecretServiceReply>, _ details: LookupDetails,
         to items: inout [StoredItem]
     ) throws(KeyIDError) {
         var replies = replies

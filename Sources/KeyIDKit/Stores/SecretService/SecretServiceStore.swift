@@ -297,9 +297,7 @@ package final class SecretServiceStore: SecretStore {
 
     /// Sends `calls` together and waits for every reply; a failure of the connection is
     /// thrown, a failed request is its own result.
-    func requests(_ calls: [SecretServiceRequest]) throws(KeyIDError) -> [Result<
-        [DBusValue], SecretServiceFailure
-    >] {
+    func requests(_ calls: [SecretServiceRequest]) throws(KeyIDError) -> [SecretServiceReply] {
         let connection = try connection()
         if calls.contains(where: \.changes) { changed = true }
         return try SecretServiceFailure.reported { () throws(SecretServiceFailure) in try connection.perform(calls) }
@@ -346,7 +344,7 @@ package final class SecretServiceStore: SecretStore {
     }
 
     /// Keeps the session `OpenSession` answered with.
-    private func sessionOpened(_ reply: Result<[DBusValue], SecretServiceFailure>) throws(KeyIDError) {
+    private func sessionOpened(_ reply: SecretServiceReply) throws(KeyIDError) {
         let values = try reply.reported()
         session = values.count > 1 ? values[1].text ?? "/" : "/"
     }
