@@ -235,7 +235,7 @@ struct LibraryKeyringTests {
         "a bus that takes the connection and never answers: the command exits 6 at its timeout, the library throws at its own",
         .enabled(if: TestEnvironment.binary != nil))
     func silentBus() throws {
-        // The command connects in its own thread, bounded by its deadline; a program's
+        // The command connects in the calling thread, bounded by its deadline; a program's
         // connection is bounded by the library's timeout. Either way one line, in time.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "keyid-silent-\(UUID().uuidString)")
