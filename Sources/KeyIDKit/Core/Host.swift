@@ -15,13 +15,6 @@ package struct Host: Sendable {
     /// What `doctor` says of a locked keyring, after its path.
     package var lockedNote: String
 
-    package init(ownsProcess: Bool, unlockOne: String, unlockSeveral: String, lockedNote: String) {
-        self.ownsProcess = ownsProcess
-        self.unlockOne = unlockOne
-        self.unlockSeveral = unlockSeveral
-        self.lockedNote = lockedNote
-    }
-
     /// A program that links KeyIDKit, in the library's terms.
     package static let program = Host(
         ownsProcess: false, unlockOne: "unlock it, or allow a prompt to be asked for its password",
