@@ -79,4 +79,26 @@ struct ReleaseBinaryTests {
         #expect(recorded.allSatisfy(defined.contains))
         #expect(recorded.contains { $0.contains("SecretServiceStore") }, "the get run reached the keyring")
     }
+
+    /// The glibc column of the README's install table, by architecture ("x86-64": "2.36").
+    static func readmeGlibcFloors() throws -> [String: String] {
+        let readme = try String(contentsOfFile: TestEnvironment.root + "/README.md", encoding: .utf8)
+        var floors: [String: String] = [:]
+        for line in readme.split(separator: "\n") where line.hasPrefix("| x86-64 |") || line.hasPrefix("| ARM64 |") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            if cells.count >= 3, let floor = cells[2].wholeMatch(of: /(\d+\.\d+) or later/) {
+                floors[cells[0]] = String(floor.output.1)
+            }
+        }
+        return floors
+    }
+
+    @Test("the README's install table names the glibc floor that the release binary's symbol versions give")
+    func glibcFloorInReadme() throws {
+        let derived = try runProgram(TestEnvironment.root + "/scripts/glibc-floor.sh", [TestEnvironment.releaseBinary!])
+        try #require(derived.status == 0, "\(derived.stderr)")
+        let floor = derived.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(floor.wholeMatch(of: /2\.\d+/) != nil, "glibc-floor.sh printed '\(floor)'")
+        #expect(try Self.readmeGlibcFloors()["x86-64"] == floor, "the release binary needs glibc \(floor)")
+    }
 }

@@ -161,9 +161,12 @@ package struct DeviceIDUseCases {
 
     /// The IDs keyid stored, of one service or all, ordered by service, account and age.
     package func list(service: String?, secrets: Bool) throws(KeyIDError) -> [StoredItem] {
-        try store.managedItems(service: service, details: secrets ? [.secrets, .metadata] : [.metadata]).sorted {
+        // The sort key's type is spelled out: Swift 6.0's type checker gives up on the tuple of
+        // optionals written inline in the comparison.
+        let order: (StoredItem) -> (String, String, UInt64, String) = {
             ($0.key?.service ?? "", $0.key?.account ?? "", $0.created ?? 0, $0.handle)
-                < ($1.key?.service ?? "", $1.key?.account ?? "", $1.created ?? 0, $1.handle)
         }
+        return try store.managedItems(service: service, details: secrets ? [.secrets, .metadata] : [.metadata])
+            .sorted { order($0) < order($1) }
     }
 }

@@ -2,16 +2,7 @@
 enum ListCommand {
     static func run(_ settings: Settings, _ ids: DeviceIDs) throws(KeyIDError) -> CommandResult {
         let items = try ids.list(service: settings.serviceFilter, secrets: settings.show)
-        let rows = items.map { item in
-            (
-                service: item.attributes?[ItemKey.serviceAttribute],
-                account: item.attributes?[ItemKey.accountAttribute],
-                addressable: item.key != nil, label: item.label, created: item.created.map(Timestamp.iso8601),
-                modified: item.modified.map(Timestamp.iso8601),
-                id: settings.show ? item.secret.flatMap { DeviceID(parsing: $0)?.uuidString } : nil,
-                hasValue: item.secret != nil
-            )
-        }
+        let rows = items.map { Row($0, show: settings.show) }
         let unaddressable = rows.filter { !$0.addressable }.count
         let notices =
             unaddressable == 0
@@ -38,15 +29,39 @@ enum ListCommand {
                 ])
         }
         // LABEL comes last: the columns before it stay where scripts found them.
-        var table = [["SERVICE", "ACCOUNT", "CREATED", "MODIFIED"] + (settings.show ? ["ID"] : []) + ["LABEL"]]
-        for row in rows {
-            let id = row.id ?? (row.hasValue ? "(not a valid ID)" : "-")
-            table.append(
-                [
-                    row.service.map(DisplayText.escaped) ?? "(none)", row.account.map(DisplayText.escaped) ?? "(none)",
-                    row.created ?? "-", row.modified ?? "-",
-                ] + (settings.show ? [id] : []) + [row.label.map(DisplayText.escaped) ?? "-"])
-        }
+        let header: [String] =
+            ["SERVICE", "ACCOUNT", "CREATED", "MODIFIED"] + (settings.show ? ["ID"] : []) + ["LABEL"]
+        let table = [header] + rows.map { $0.cells(show: settings.show) }
         return CommandResult(output: TextTable.render(table), notices: notices)
+    }
+
+    /// One item as the listing shows it: its text as stored, its times in ISO 8601. (A struct, not
+    /// a tuple: Swift 6.0's type checker gives up on the tuple's initialiser and the table row.)
+    private struct Row {
+        var service, account, label, created, modified, id: String?
+        var addressable, hasValue: Bool
+
+        init(_ item: StoredItem, show: Bool) {
+            service = item.attributes?[ItemKey.serviceAttribute]
+            account = item.attributes?[ItemKey.accountAttribute]
+            label = item.label
+            created = item.created.map(Timestamp.iso8601)
+            modified = item.modified.map(Timestamp.iso8601)
+            id = show ? item.secret.flatMap { DeviceID(parsing: $0)?.uuidString } : nil
+            addressable = item.key != nil
+            hasValue = item.secret != nil
+        }
+
+        /// The table's cells: SERVICE, ACCOUNT, CREATED, MODIFIED, ID (with --show), LABEL.
+        func cells(show: Bool) -> [String] {
+            var cells: [String] = []
+            cells.append(service.map(DisplayText.escaped) ?? "(none)")
+            cells.append(account.map(DisplayText.escaped) ?? "(none)")
+            cells.append(created ?? "-")
+            cells.append(modified ?? "-")
+            if show { cells.append(id ?? (hasValue ? "(not a valid ID)" : "-")) }
+            cells.append(label.map(DisplayText.escaped) ?? "-")
+            return cells
+        }
     }
 }
