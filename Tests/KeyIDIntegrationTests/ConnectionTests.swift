@@ -9,7 +9,7 @@ import Testing
 @Suite(
     "keyid's own D-Bus connection", .tags(.integration),
     .enabled(if: TestEnvironment.hasKeyring && TestEnvironment.provider == .gnomeKeyring),
-    .enabled(if: LibraryKeyringTests.probe.map { FileManager.default.isExecutableFile(atPath: $0) } == true))
+    .enabled(if: LibraryKeyringTests.probeIsBuilt))
 struct ConnectionTests {
     @Test(
         "the SecretService is on keyid's own connection, not the host's shared one, and asks for no signals, properties or start"

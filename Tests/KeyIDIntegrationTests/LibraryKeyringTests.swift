@@ -19,6 +19,9 @@ struct LibraryKeyringTests {
         }
     }
 
+    /// The probe program is built. (For traits: Swift 6.0's compiler crashes on a closure in one.)
+    static var probeIsBuilt: Bool { probe.map { FileManager.default.isExecutableFile(atPath: $0) } == true }
+
     @Test("the documented calls, their errors, and what secret-tool sees")
     func operations() throws {
         let service = TestEnvironment.uniqueService()

@@ -150,7 +150,8 @@ struct RecipeTests {
         #expect(run.status == 0, "\(run.stderr)")
         let glib = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String]
         let line = try #require(Self.value(of: "Exec", in: try Self.example("keyid-device-id.desktop")))
-        #expect(glib == (try ExecLine.desktopEntry(line)))
+        let split = try ExecLine.desktopEntry(line)
+        #expect(glib == split)
     }
 
     @Test("systemd-analyze --user verify accepts the user unit without warnings")

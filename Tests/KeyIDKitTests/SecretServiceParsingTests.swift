@@ -27,7 +27,8 @@ struct SecretServiceParsingTests {
         #expect(item.label == "l")
         #expect(item.created == 1_700_000_000)
         #expect(item.modified == 1_700_000_001)
-        #expect(item.key == (try ItemKey(service: "s", account: "a")))
+        let key = try ItemKey(service: "s", account: "a")
+        #expect(item.key == key)
         #expect(item.binding == "m")
     }
 
