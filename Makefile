@@ -29,14 +29,19 @@ RELEASE_FLAGS = -c release --product keyid --static-swift-stdlib --disable-local
 	-Xlinker -z -Xlinker pack-relative-relocs \
 	-Xlinker --symbol-ordering-file=$(STARTUP_ORDER) -Xlinker --no-warn-symbol-ordering \
 	-Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs \
-	-Xlinker -T -Xlinker $(RELEASE_LINK_SCRIPT)
+	$(RELEASE_LINK_SCRIPT_FLAGS)
+# Swift 6.0's ld.lld (Debian 13's swiftlang 6.0.3) crashes on the link script: with that
+# toolchain the binary keeps its .swift_modhash sections, and is the same only when built at
+# the same path (as scripts/cross-arm64.sh builds, at /src in a Debian 13 root).
+SWIFT_LANGUAGE_VERSION := $(shell $(SWIFT) --version 2>/dev/null | sed -n 's/.*Swift version \([0-9]*\.[0-9]*\).*/\1/p' | head -n 1)
+RELEASE_LINK_SCRIPT_FLAGS = $(if $(filter 6.0,$(SWIFT_LANGUAGE_VERSION)),,-Xlinker -T -Xlinker $(RELEASE_LINK_SCRIPT))
 DEBUG_BIN = .build/debug/keyid
 RELEASE_BIN = .build/release/keyid
 # examples/swift-package, a program that depends on this package by path.
 EXAMPLE_BIN = $(CURDIR)/.build/example/debug/DeviceIDExample
 
 .PHONY: all deps build release run test check stress fuzz sanitize lint format bench bench-floors order docs api-docs api-check \
-	install install-files uninstall deb dist apt-repo package-check repro-check clean
+	install install-files uninstall deb dist debian13 apt-repo package-check repro-check clean
 
 all: release
 
@@ -68,7 +73,8 @@ run:
 ## make test: the API reference rendered, then every tier against a real gnome-keyring in a
 ## private D-Bus session (with the API reference's tests), then the keyring tiers (the store,
 ## end to end, reliability, the library) against each of $(PROVIDERS), then the Ansible
-## collection (scripts/test-ansible.sh), the API check and the package check.
+## collection (scripts/test-ansible.sh), the API check, the package check and the build by
+## Debian 13's Swift with the unit tests (make debian13).
 PROVIDERS ?= kwallet keepassxc
 PROVIDER_SUITES = SecretServiceStoreTests|EndToEndTests|ReliabilityTests|CollectionTests|LibraryKeyringTests
 test:
@@ -96,6 +102,8 @@ test:
 	@$(MAKE) --no-print-directory api-check
 	@echo "== the package and the tarball on a fresh Debian 12 root"
 	@$(MAKE) --no-print-directory package-check
+	@echo "== keyid and its tests built by Debian 13's Swift, and the unit tests run there"
+	@$(MAKE) --no-print-directory debian13
 
 ## make check: the fast loop, the unit and in-process command tests (KeyIDKitTests): no
 ## packages to install, no keyring, well under a minute after the build.
@@ -229,6 +237,13 @@ deb: release
 dist: release
 	@scripts/install-deps.sh package
 	@$(PACKAGE) dist
+
+## make debian13: keyid and its tests built by Debian 13's own Swift (swiftlang 6.0.3) in a
+## Debian 13 root made by mmdebstrap (cached in .build/debian13), a warning failing the build,
+## and the unit and in-process command tests run there (scripts/debian13-test.sh, as root).
+debian13:
+	@scripts/install-deps.sh package
+	scripts/debian13-test.sh
 
 ## make apt-repo: a signed apt repository in .build/apt-repo of the previous release's .deb and
 ## this one (scripts/apt-repo.sh: apt-ftparchive and gpg), signed with APT_REPO_KEY, a key in

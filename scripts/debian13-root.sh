@@ -1,0 +1,116 @@
+#!/bin/bash
+# A Debian 13 (trixie) amd64 root with Debian's own Swift (swiftlang 6.0.3), libsecret 0.21,
+# GLib, dbus, gnome-keyring 48 and secret-tool, made by mmdebstrap from this machine's apt
+# sources with the suite changed to trixie (the same mirrors, Debian's archive keyring), and
+# cached in .build/debian13/root-KEY (or KEYID_DEBIAN13_CACHE/root-KEY, for checkouts that share
+# one), where KEY hashes the recipe and the sources: a changed recipe or mirror makes a new root,
+# and one older than a month is made again. Sourced, from
+# the checkout's root (through sudo when not root), by scripts/debian13-test.sh and scripts/cross-arm64.sh.
+#   debian13_prepare          the cached root (made when missing); sets d13_root, d13_note
+#   debian13_run SCRIPT ARG.. sh -c SCRIPT in a throwaway copy of the root (an overlay over the
+#                             cached one, gone when it returns), in private mount, PID and network
+#                             namespaces, with the checkout read-only at /src, the cache
+#                             read-only at /cache and the checkout's .build/debian13-build
+#                             (Swift's build folder, kept between runs) at /build
+# shellcheck disable=SC2034 # what it sets is the sourcing script's to use
+
+d13_cache=${KEYID_DEBIAN13_CACHE:-$PWD/.build/debian13}
+d13_build=$PWD/.build/debian13-build
+d13_suite=trixie
+
+d13_die() { echo "${0##*/}: $*" >&2; exit 2; }
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || d13_die "run as root: mmdebstrap, mount and chroot need it"
+    exec sudo "$0" "$@"
+fi
+
+# debian13_sources DIR: this machine's apt sources, with its release's code name changed to
+# trixie, as files in DIR; prints their paths.
+debian13_sources() {
+    local dir=$1 file host n=0
+    host=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release)
+    [ -n "$host" ] || d13_die "cannot tell this machine's Debian release"
+    mkdir -p "$dir"
+    rm -f "$dir"/*
+    for file in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+        if [ ! -f "$file" ] || ! grep -qE '^[^#[:space:]]' "$file"; then continue; fi
+        # Only Debian's archive: other sources (a vendor's) serve no trixie.
+        grep -qE 'debian\.org|debian/?($|[[:space:]])|snapshot\.debian' "$file" || continue
+        n=$((n + 1))
+        sed "s/\\b$host\\b/$d13_suite/g" "$file" >"$dir/$n-${file##*/}"
+        printf '%s\n' "$dir/$n-${file##*/}"
+    done
+    [ "$n" -gt 0 ] || d13_die "this machine has no Debian apt sources to make the root from"
+}
+
+debian13_prepare() {
+    command -v mmdebstrap >/dev/null || d13_die "mmdebstrap is missing: scripts/install-deps.sh test"
+    local sources key made
+    mapfile -t sources < <(debian13_sources "$d13_cache/sources")
+    # What a Debian 13 machine that builds and tests keyid has: Debian's Swift, libsecret's
+    # headers, the Secret Service (dbus, gnome-keyring, secret-tool) and the Python the test
+    # harness uses. For the arm64 build (scripts/cross-arm64.sh), Debian's cross-building tools:
+    # arm64 as a foreign architecture with libsecret's arm64 library, whose symbols file
+    # dpkg-shlibdeps reads, the aarch64 binutils it reads the binary with, and qemu-user to run
+    # it (started by name: nothing is registered with the kernel's binfmt_misc).
+    # shellcheck disable=SC2054 # --include takes commas
+    d13_recipe=(
+        --mode=root --variant=minbase --architectures=amd64,arm64
+        --include=swiftlang,libsecret-1-dev,pkg-config,dbus,dbus-bin,gnome-keyring,libsecret-tools,python3,python3-dbus,python3-gi,procps
+        --include=dpkg-dev,binutils-aarch64-linux-gnu,qemu-user,libsecret-1-0:arm64
+    )
+    key=$({ printf '%s\n' "$d13_suite" "${d13_recipe[@]}"; cat "${sources[@]}"; } | sha256sum | cut -c1-16)
+    d13_root=$d13_cache/root-$key
+    d13_note="reused the cached Debian 13 root"
+    if [ ! -f "$d13_root/etc/debian_version" ] || [ -n "$(find "$d13_root/etc/debian_version" -mtime +30)" ]; then
+        made=$SECONDS
+        echo "making a Debian 13 root with mmdebstrap (cached in $d13_root; log in $d13_cache/mmdebstrap.log)"
+        rm -rf --one-file-system "$d13_cache/partial"
+        mmdebstrap "${d13_recipe[@]}" "$d13_suite" "$d13_cache/partial" "${sources[@]}" \
+            >"$d13_cache/mmdebstrap.log" 2>&1 || { tail -n 20 "$d13_cache/mmdebstrap.log" >&2; d13_die "mmdebstrap failed"; }
+        rm -rf --one-file-system "$d13_root"
+        mv "$d13_cache/partial" "$d13_root"
+        # Roots of other recipes go (the build folder stays: SwiftPM rebuilds what a new
+        # compiler needs).
+        for old in "$d13_cache"/root-*; do
+            [ "$old" = "$d13_root" ] || rm -rf --one-file-system "$old"
+        done
+        d13_note="made the Debian 13 root in $((SECONDS - made)) s"
+    fi
+    mkdir -p "$d13_build"
+    # Layers a run that was killed left behind (named after its process).
+    local layer pid
+    for layer in "$d13_cache"/layer.*; do
+        pid=${layer#"$d13_cache"/layer.}
+        pid=${pid%%.*}
+        if [ -e "$layer" ] && [ "$pid" != "$$" ] && ! kill -0 "$pid" 2>/dev/null; then
+            rm -rf --one-file-system "$layer"
+        fi
+    done
+}
+
+debian13_run() {
+    local script=$1
+    shift
+    local layer
+    layer=$(mktemp -d "$d13_cache/layer.$$.XXXXXX")
+    mkdir "$layer/upper" "$layer/work" "$layer/merged"
+    # shellcheck disable=SC2016 # expanded by the namespace's shell
+    unshare --mount --propagation private --pid --fork --kill-child --net -- /bin/sh -c '
+        lower=$1 layer=$2 src=$3 build=$4 cache=$5
+        shift 5
+        m=$layer/merged
+        mount -t overlay overlay -o "lowerdir=$lower,upperdir=$layer/upper,workdir=$layer/work" "$m" || exit 125
+        mkdir -p "$m/src" "$m/build" "$m/cache"
+        mount --rbind /dev "$m/dev" && mount -t proc proc "$m/proc" && mount --rbind /sys "$m/sys" &&
+            mount -t tmpfs tmpfs "$m/tmp" && mount --bind "$src" "$m/src" && mount -o remount,bind,ro "$m/src" &&
+            mount --bind "$cache" "$m/cache" && mount -o remount,bind,ro "$m/cache" &&
+            mount --bind "$build" "$m/build" || exit 125
+        ip link set lo up 2>/dev/null || true
+        exec chroot "$m" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin \
+            HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive /bin/sh -c "$@"
+    ' debian13-run "$d13_root" "$layer" "$PWD" "$d13_build" "$d13_cache" "$script" debian13-run "$@"
+    local status=$?
+    rm -rf --one-file-system "$layer"
+    return "$status"
+}
