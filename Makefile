@@ -41,7 +41,7 @@ RELEASE_BIN = .build/release/keyid
 EXAMPLE_BIN = $(CURDIR)/.build/example/debug/DeviceIDExample
 
 .PHONY: all deps build release run test check stress fuzz sanitize lint format bench bench-floors order docs api-docs api-check \
-	install install-files uninstall deb dist debian13 apt-repo package-check repro-check clean
+	install install-files uninstall deb dist arm64 arm64-check debian13 apt-repo package-check repro-check clean
 
 all: release
 
@@ -73,8 +73,9 @@ run:
 ## make test: the API reference rendered, then every tier against a real gnome-keyring in a
 ## private D-Bus session (with the API reference's tests), then the keyring tiers (the store,
 ## end to end, reliability, the library) against each of $(PROVIDERS), then the Ansible
-## collection (scripts/test-ansible.sh), the API check, the package check and the build by
-## Debian 13's Swift with the unit tests (make debian13).
+## collection (scripts/test-ansible.sh), the API check, the package check (with the arm64
+## package: make dist builds both), the arm64 binary under qemu-user (make arm64-check) and the
+## build by Debian 13's Swift with the unit tests (make debian13).
 PROVIDERS ?= kwallet keepassxc
 PROVIDER_SUITES = SecretServiceStoreTests|EndToEndTests|ReliabilityTests|CollectionTests|LibraryKeyringTests
 test:
@@ -102,6 +103,8 @@ test:
 	@$(MAKE) --no-print-directory api-check
 	@echo "== the package and the tarball on a fresh Debian 12 root"
 	@$(MAKE) --no-print-directory package-check
+	@echo "== the arm64 keyid under qemu-user against Debian 13's gnome-keyring"
+	@$(MAKE) --no-print-directory arm64-check
 	@echo "== keyid and its tests built by Debian 13's Swift, and the unit tests run there"
 	@$(MAKE) --no-print-directory debian13
 
@@ -233,10 +236,25 @@ deb: release
 	@$(PACKAGE) deb
 
 ## make dist: the .deb, .build/dist/keyid-VERSION-x86_64-linux-gnu.tar.gz, the Ansible collection
-## .build/dist/keyid-core-VERSION.tar.gz (ansible-galaxy collection build) and SHA256SUMS.
-dist: release
+## .build/dist/keyid-core-VERSION.tar.gz (ansible-galaxy collection build), the arm64 .deb and
+## .build/dist/keyid-VERSION-aarch64-linux-gnu.tar.gz (from make arm64), and SHA256SUMS.
+dist: release arm64
 	@scripts/install-deps.sh package
 	@$(PACKAGE) dist
+	@KEYID_ARCH=arm64 DEB_REVISION=$(DEB_REVISION) scripts/package.sh dist
+
+## make arm64: keyid for aarch64 in .build/arm64/keyid, cross-compiled in a Debian 13 root by
+## Debian's swiftlang 6.0.3 with an arm64 sysroot and Swift runtime of Debian's packages, both
+## made by mmdebstrap and cached in .build/debian13 (scripts/cross-arm64.sh, as root).
+arm64:
+	@scripts/install-deps.sh package
+	scripts/cross-arm64.sh build
+
+## make arm64-check: the aarch64 keyid (make arm64) run by qemu-user, started by name with the
+## arm64 sysroot, in the Debian 13 root against gnome-keyring 48, and the README's glibc floor
+## for ARM64 read from the binary (scripts/test-arm64.sh, as root).
+arm64-check: arm64
+	scripts/test-arm64.sh
 
 ## make debian13: keyid and its tests built by Debian 13's own Swift (swiftlang 6.0.3) in a
 ## Debian 13 root made by mmdebstrap (cached in .build/debian13), a warning failing the build,
@@ -252,7 +270,8 @@ APT_REPO_KEY ?=
 apt-repo: dist
 	previous=$$(DEB_REVISION=$(DEB_REVISION) scripts/previous-deb.sh) && \
 		APT_REPO_KEY="$(APT_REPO_KEY)" scripts/apt-repo.sh .build/apt-repo "$$previous" \
-		.build/dist/keyid_$$(scripts/version.sh)-$(DEB_REVISION)_amd64.deb
+		.build/dist/keyid_$$(scripts/version.sh)-$(DEB_REVISION)_amd64.deb \
+		.build/dist/keyid_$$(scripts/version.sh)-$(DEB_REVISION)_arm64.deb
 
 ## make package-check: lintian, then the package and the tarball on a fresh Debian 12 root made
 ## by mmdebstrap (cached in .build/package-check; scripts/check-package.sh); then the apt

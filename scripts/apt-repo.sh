@@ -7,7 +7,8 @@
 # to use another keyring). OUTPUT is made anew:
 #   OUTPUT/pool/main/k/keyid/*.deb
 #   OUTPUT/dists/stable/{InRelease,Release,Release.gpg}
-#   OUTPUT/dists/stable/main/binary-amd64/{Packages,Packages.gz}
+#   OUTPUT/dists/stable/main/binary-ARCH/{Packages,Packages.gz}   for each architecture of the
+#                                           packages (amd64, arm64)
 #   OUTPUT/keyid-archive-keyring.gpg       the public key, for signed-by
 # Users point apt at it with
 #   deb [signed-by=/usr/share/keyrings/keyid-archive-keyring.gpg] URL stable main
@@ -30,20 +31,27 @@ if [ -e "$output" ]; then
     rm -rf "$output"
 fi
 pool=$output/pool/main/k/keyid
-index=$output/dists/stable/main/binary-amd64
-mkdir -p "$pool" "$index"
+mkdir -p "$pool"
+architectures=
 for deb in "$@"; do
     [ "$(dpkg-deb -f "$deb" Package)" = keyid ] || die "$deb is not a keyid package"
     cp "$deb" "$pool/"
+    architectures="$architectures
+$(dpkg-deb -f "$deb" Architecture)"
 done
+architectures=$(printf '%s\n' "$architectures" | grep . | sort -u | tr '\n' ' ')
+architectures=${architectures% }
 (
     cd "$output"
-    apt-ftparchive packages pool/main >dists/stable/main/binary-amd64/Packages
-    gzip -9 --no-name --keep dists/stable/main/binary-amd64/Packages
+    for arch in $architectures; do
+        mkdir -p "dists/stable/main/binary-$arch"
+        apt-ftparchive --arch "$arch" packages pool/main >"dists/stable/main/binary-$arch/Packages"
+        gzip -9 --no-name --keep "dists/stable/main/binary-$arch/Packages"
+    done
     apt-ftparchive \
         -o APT::FTPArchive::Release::Origin=keyid -o APT::FTPArchive::Release::Label=keyid \
         -o APT::FTPArchive::Release::Suite=stable -o APT::FTPArchive::Release::Codename=stable \
-        -o APT::FTPArchive::Release::Architectures=amd64 -o APT::FTPArchive::Release::Components=main \
+        -o "APT::FTPArchive::Release::Architectures=$architectures" -o APT::FTPArchive::Release::Components=main \
         -o "APT::FTPArchive::Release::Description=keyid, a persistent device ID in the Secret Service" \
         release dists/stable >dists/stable/Release.new
     mv dists/stable/Release.new dists/stable/Release
@@ -53,4 +61,4 @@ gpg --batch --yes --local-user "$APT_REPO_KEY" --digest-algo SHA512 --clearsign 
 gpg --batch --yes --local-user "$APT_REPO_KEY" --digest-algo SHA512 --armor --detach-sign \
     --output "$output/dists/stable/Release.gpg" "$output/dists/stable/Release"
 gpg --batch --yes --export "$APT_REPO_KEY" >"$output/keyid-archive-keyring.gpg"
-echo "apt-repo.sh: $output: $(grep -c '^Package:' "$index/Packages") packages, signed by $APT_REPO_KEY" >&2
+echo "apt-repo.sh: $output: $(cat "$output"/dists/stable/main/binary-*/Packages | grep -c '^Package:') packages ($architectures), signed by $APT_REPO_KEY" >&2

@@ -40,19 +40,32 @@ unpacked=$scratch/deb
 dpkg-deb -x "$deb" "$unpacked" || die "dpkg-deb cannot unpack $deb"
 tar -xzf "$tarball" -C "$scratch" || die "cannot unpack $tarball"
 
+# check_lintian [DEB]: lintian on the .deb ($deb by default), its report in $scratch/lintian.txt.
 check_lintian() {
     # As an unprivileged user: lintian advises against running as root. (--show-overrides would
     # make the overridden tag count for --fail-on, so the overrides are listed from their file.)
-    cp "$deb" "$scratch/"
-    local status
+    local package=${1:-$deb} status
+    cp "$package" "$scratch/"
     (cd / && setpriv --reuid=nobody --regid=nogroup --clear-groups env HOME="$scratch" TMPDIR="$scratch" \
-        lintian --fail-on error,warning --display-info "$scratch/${deb##*/}") >"$scratch/lintian.txt" 2>&1
+        lintian --fail-on error,warning --display-info "$scratch/${package##*/}") >"$scratch/lintian.txt" 2>&1
     status=$?
     sed -n 's/^keyid: /overridden: /p' packaging/deb/lintian-overrides >>"$scratch/lintian.txt"
     return "$status"
 }
 check "lintian (Debian 12's $(lintian --version | cut -d' ' -f2)): no error, no warning" check_lintian
 sed 's/^/        lintian: /' "$scratch/lintian.txt"
+
+# The arm64 package (make dist builds it with the amd64 one): lintian, and the same files.
+arm64_deb=$dist/keyid_${version}_arm64.deb
+[ -f "$arm64_deb" ] || die "no $arm64_deb: run make dist first"
+check_arm64_deb() {
+    check_lintian "$arm64_deb" || { cat "$scratch/lintian.txt"; return 1; }
+    expect "the arm64 package's files" "$(dpkg-deb -c "$deb" | awk '{ print $1, $2, $6 }')" \
+        "$(dpkg-deb -c "$arm64_deb" | awk '{ print $1, $2, $6 }')" || return 1
+    expect "the arm64 package's Architecture" arm64 "$(dpkg-deb -f "$arm64_deb" Architecture)" &&
+        expect "the arm64 package's Version" "$version" "$(dpkg-deb -f "$arm64_deb" Version)"
+}
+check "the arm64 package: lintian, no error and no warning; the amd64 package's files, Architecture arm64" check_arm64_deb
 
 mapfile -t examples < <(cd examples && find . -maxdepth 1 -type f -printf '%P\n' | sort)
 check_deb_contents() {

@@ -12,6 +12,9 @@ work=$(mktemp -d /tmp/keyid-repro.XXXXXX)
 trap 'rm -rf "$work"; rm -f "${TMPDIR:-/tmp}/${work//\//_}"_*.lock' EXIT
 
 clones=("$work/one" "$work/the-second-clone")
+# The clones share this checkout's Debian 13 root and arm64 sysroot (made once, read-only to a
+# build); each builds in a folder of its own.
+export KEYID_DEBIAN13_CACHE=${KEYID_DEBIAN13_CACHE:-$PWD/.build/debian13}
 for dir in "${clones[@]}"; do
     git clone -q --no-checkout . "$dir"
     git -C "$dir" checkout -q --detach "$commit"

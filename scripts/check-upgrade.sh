@@ -40,13 +40,19 @@ new_key() {
 signing_key=$(new_key "keyid check archive <check@keyid.invalid>") || die "gpg cannot make a key"
 other_key=$(new_key "someone else <other@keyid.invalid>") || die "gpg cannot make a key"
 repo=$scratch/repo
-APT_REPO_KEY=$signing_key scripts/apt-repo.sh "$repo" "$previous_deb" "$deb" 2>"$scratch/apt-repo.log" ||
+arm64_deb=$dist/keyid_${version}_arm64.deb
+[ -f "$arm64_deb" ] || die "no $arm64_deb: run make dist first"
+APT_REPO_KEY=$signing_key scripts/apt-repo.sh "$repo" "$previous_deb" "$deb" "$arm64_deb" 2>"$scratch/apt-repo.log" ||
     { cat "$scratch/apt-repo.log" >&2; die "apt-repo.sh failed"; }
 
 check_repository() {
     local index=$repo/dists/stable/main/binary-amd64/Packages
     expect "the versions in Packages" "$(printf '%s\n' "$previous" "$version" | sort)" \
         "$(sed -n 's/^Version: //p' "$index" | sort)" || return 1
+    expect "the arm64 Packages" "Architecture: arm64 Version: $version" \
+        "$(grep -E '^(Architecture|Version): ' "$repo/dists/stable/main/binary-arm64/Packages" | tr '\n' ' ' | sed 's/ $//')" || return 1
+    expect "the Release file's architectures" "Architectures: amd64 arm64" "$(grep '^Architectures: ' "$repo/dists/stable/Release")" ||
+        return 1
     cmp <(zcat "$index.gz") "$index" || return 1
     # InRelease and Release.gpg verify with the exported public key alone, and name Packages's hash.
     gpgv --keyring "$repo/keyid-archive-keyring.gpg" "$repo/dists/stable/InRelease" &&
@@ -57,7 +63,7 @@ check_repository() {
     expect "the signing key exported" "$signing_key" \
         "$(gpg --batch --with-colons --show-keys "$repo/keyid-archive-keyring.gpg" | awk -F: '$1 == "fpr" { print $10; exit }')"
 }
-check "apt-repo.sh: Packages lists $previous and $version; InRelease and Release.gpg verify with the exported key" \
+check "apt-repo.sh: Packages lists $previous and $version, and arm64's $version; InRelease and Release.gpg verify with the exported key" \
     check_repository
 
 # A tampered copy (one byte of a Description changed, in Packages and Packages.gz, Release as

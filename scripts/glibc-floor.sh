@@ -5,7 +5,7 @@
 #   glibc-floor.sh BINARY     prints X.Y
 # readelf reads any architecture's ELF file, so it serves the arm64 binary on this machine too.
 set -eu
-[ $# -eq 1 ] && [ -f "$1" ] || { echo "usage: glibc-floor.sh BINARY" >&2; exit 2; }
+if [ $# -ne 1 ] || [ ! -f "$1" ]; then echo "usage: glibc-floor.sh BINARY" >&2; exit 2; fi
 versions=$(readelf -V --wide "$1") || exit 2
 floor=$(printf '%s\n' "$versions" | sed -n 's/.*Name: GLIBC_\([0-9][0-9.]*\).*/\1/p' | sort -V | tail -n 1)
 [ -n "$floor" ] || { echo "glibc-floor.sh: $1 asks for no GLIBC_ version" >&2; exit 1; }

@@ -3,6 +3,9 @@
 #   package.sh deb    .build/dist/keyid_VERSION-REVISION_amd64.deb
 #   package.sh dist   the .deb, .build/dist/keyid-VERSION-x86_64-linux-gnu.tar.gz, the Ansible
 #                     collection .build/dist/keyid-core-VERSION.tar.gz and .build/dist/SHA256SUMS
+# With KEYID_ARCH=arm64, the aarch64 binary scripts/cross-arm64.sh built, stripped, and the
+# Depends it computed (.build/arm64/keyid, .build/arm64/depends): keyid_VERSION-REVISION_arm64.deb
+# and, for dist, keyid-VERSION-aarch64-linux-gnu.tar.gz; SHA256SUMS then lists both architectures.
 # Inputs: the release binary (KEYID_RELEASE_BIN, default .build/release/keyid: `make release`),
 # doc/keyid.1, completions/, README.md, doc/GUIDE.md, examples/, LICENSE and packaging/deb/.
 # The version is scripts/version.sh's, the Debian revision DEB_REVISION (default 1), and every timestamp
@@ -18,7 +21,12 @@ case ${1:-} in
     *) echo "usage: package.sh deb|dist" >&2; exit 2 ;;
 esac
 
-binary=${KEYID_RELEASE_BIN:-.build/release/keyid}
+arch=${KEYID_ARCH:-amd64}
+case $arch in
+    amd64) binary=${KEYID_RELEASE_BIN:-.build/release/keyid} machine=X86-64 triple=x86_64-linux-gnu ;;
+    arm64) binary=${KEYID_RELEASE_BIN:-.build/arm64/keyid} machine=AArch64 triple=aarch64-linux-gnu ;;
+    *) echo "package.sh: KEYID_ARCH is amd64 or arm64, not $arch" >&2; exit 2 ;;
+esac
 revision=${DEB_REVISION:-1}
 dist=.build/dist
 work=.build/package
@@ -38,32 +46,40 @@ export SOURCE_DATE_EPOCH
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 
 [ -x "$binary" ] || fail "no release binary at $binary (make release)"
-readelf -h "$binary" | grep -q 'Machine:.*X86-64' || fail "$binary is not an x86-64 binary"
-[ "$("$binary" --version)" = "keyid $upstream" ] ||
-    fail "$binary says '$("$binary" --version)', the sources say $upstream: rebuild it (make release)"
-
+readelf -h "$binary" | grep -q "Machine:.*$machine" || fail "$binary is not an $machine binary"
 mkdir -p "$dist" "$work"
-# The installed binary: no symbol table, no debug information, no .comment, as dh_strip does it.
-strip --remove-section=.comment --remove-section=.note -o "$work/keyid" "$binary"
-if strings -a "$work/keyid" | grep -qF "$(pwd)/"; then
-    fail "the stripped binary still holds build paths under $(pwd)"
-fi
+if [ "$arch" = arm64 ]; then
+    # Built, stripped and given its Depends in the Debian 13 root (scripts/cross-arm64.sh), where
+    # dpkg-shlibdeps reads the arm64 libraries' symbols files; scripts/test-arm64.sh runs it.
+    grep -qaF "$upstream" "$binary" || fail "$binary does not hold the version $upstream: rebuild it (cross-arm64.sh build)"
+    depends=$(cat "${binary%/*}/depends") || fail "no ${binary%/*}/depends: run scripts/cross-arm64.sh build"
+    install -m 0755 "$binary" "$work/keyid"
+else
+    [ "$("$binary" --version)" = "keyid $upstream" ] ||
+        fail "$binary says '$("$binary" --version)', the sources say $upstream: rebuild it (make release)"
 
-# Depends, as Debian computes it: dpkg-shlibdeps finds the package that holds each library the
-# binary links (libsecret-1-0, libglib2.0-0, libc6) and, from that package's symbols file, the
-# oldest version that has every symbol the binary takes from it. It reads the stripped binary in
-# a debian/ tree of its own, and only the system's libraries (LD_LIBRARY_PATH is dropped). -e
-# takes the file joined to it, as dpkg-shlibdeps(1) writes it.
-shlibdeps=$work/shlibdeps
-rm -rf "$shlibdeps"
-install -d -m 0755 "$shlibdeps/debian/keyid/DEBIAN" "$shlibdeps/debian/keyid/usr/bin"
-printf 'Source: keyid\n\nPackage: keyid\nArchitecture: amd64\n' >"$shlibdeps/debian/control"
-install -m 0755 "$work/keyid" "$shlibdeps/debian/keyid/usr/bin/keyid"
-depends=$(cd "$shlibdeps" && env -u LD_LIBRARY_PATH dpkg-shlibdeps -O -edebian/keyid/usr/bin/keyid) ||
-    fail "dpkg-shlibdeps cannot tell what $binary depends on"
-rm -rf "$shlibdeps"
-depends=${depends#shlibs:Depends=}
-[ -n "$depends" ] || fail "dpkg-shlibdeps found no dependencies of $binary"
+    # The installed binary: no symbol table, no debug information, no .comment, as dh_strip does it.
+    strip --remove-section=.comment --remove-section=.note -o "$work/keyid" "$binary"
+    if strings -a "$work/keyid" | grep -qF "$(pwd)/"; then
+        fail "the stripped binary still holds build paths under $(pwd)"
+    fi
+
+    # Depends, as Debian computes it: dpkg-shlibdeps finds the package that holds each library the
+    # binary links (libsecret-1-0, libglib2.0-0, libc6) and, from that package's symbols file, the
+    # oldest version that has every symbol the binary takes from it. It reads the stripped binary in
+    # a debian/ tree of its own, and only the system's libraries (LD_LIBRARY_PATH is dropped). -e
+    # takes the file joined to it, as dpkg-shlibdeps(1) writes it.
+    shlibdeps=$work/shlibdeps
+    rm -rf "$shlibdeps"
+    install -d -m 0755 "$shlibdeps/debian/keyid/DEBIAN" "$shlibdeps/debian/keyid/usr/bin"
+    printf 'Source: keyid\n\nPackage: keyid\nArchitecture: amd64\n' >"$shlibdeps/debian/control"
+    install -m 0755 "$work/keyid" "$shlibdeps/debian/keyid/usr/bin/keyid"
+    depends=$(cd "$shlibdeps" && env -u LD_LIBRARY_PATH dpkg-shlibdeps -O -edebian/keyid/usr/bin/keyid) ||
+        fail "dpkg-shlibdeps cannot tell what $binary depends on"
+    rm -rf "$shlibdeps"
+    depends=${depends#shlibs:Depends=}
+    [ -n "$depends" ] || fail "dpkg-shlibdeps found no dependencies of $binary"
+fi
 # Packed relative relocations (DT_RELR) need glibc 2.36, whose loader is the first to accept
 # them. The linker marks the binary with the GLIBC_ABI_DT_RELR version, which no symbol carries,
 # and Debian 12's dpkg-shlibdeps counts only the versions of the symbols a binary imports: the
@@ -91,7 +107,7 @@ substitute() {
 }
 
 build_deb() {
-    name=keyid_${version}_amd64
+    name=keyid_${version}_$arch
     stage=$work/deb/$name
     rm -rf "$work/deb"
     install -d -m 0755 "$stage/DEBIAN" "$stage/usr/bin" "$stage/usr/share/man/man1" \
@@ -128,19 +144,19 @@ build_deb() {
     installed_size=$(find "$stage" -mindepth 1 -path "$stage/DEBIAN" -prune -o -printf '%y %s\n' |
         awk '{ total += ($1 == "f") ? int(($2 + 1023) / 1024) : 1 } END { print total }')
     substitute packaging/deb/control.in VERSION="$version" INSTALLED_SIZE="$installed_size" \
-        DEPENDS="$depends" >"$stage/DEBIAN/control"
+        DEPENDS="$depends" ARCHITECTURE="$arch" >"$stage/DEBIAN/control"
     (cd "$stage" && find usr -type f | sort | xargs md5sum) >"$stage/DEBIAN/md5sums"
     chmod 0644 "$stage/DEBIAN/control" "$stage/DEBIAN/md5sums"
 
     find "$stage" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
-    rm -f "$dist"/keyid_*.deb
+    rm -f "$dist"/keyid_*_"$arch".deb
     # One compression thread: the xz stream must not depend on the number of cores.
     dpkg-deb --root-owner-group --threads-max=1 -Zxz --build "$stage" "$dist/$name.deb" >/dev/null
     echo "$dist/$name.deb"
 }
 
 build_tarball() {
-    name=keyid-$upstream-x86_64-linux-gnu
+    name=keyid-$upstream-$triple
     stage=$work/tar/$name
     rm -rf "$work/tar"
     install -d -m 0755 "$stage/bin" "$stage/doc" "$stage/share/man/man1" "$stage/share/bash-completion/completions" \
@@ -152,7 +168,7 @@ build_tarball() {
     install -m 0644 completions/keyid.fish "$stage/share/fish/vendor_completions.d/keyid.fish"
     install -m 0644 README.md LICENSE "$stage/"
     install -m 0644 doc/GUIDE.md "$stage/doc/GUIDE.md"
-    rm -f "$dist"/keyid-*-x86_64-linux-gnu.tar.gz
+    rm -f "$dist"/keyid-*-"$triple".tar.gz
     tar --sort=name --format=gnu --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
         -C "$work/tar" -cf - "$name" | gzip -9n >"$dist/$name.tar.gz"
     echo "$dist/$name.tar.gz"
@@ -186,8 +202,16 @@ case $what in
     dist)
         deb=$(build_deb)
         tarball=$(build_tarball)
-        collection=$(build_collection)
-        (cd "$dist" && sha256sum "${tarball##*/}" "${deb##*/}" "${collection##*/}" >SHA256SUMS)
-        printf '%s\n' "$deb" "$tarball" "$collection" "$dist/SHA256SUMS"
+        if [ "$arch" = amd64 ]; then
+            collection=$(build_collection)
+            (cd "$dist" && sha256sum "${tarball##*/}" "${deb##*/}" "${collection##*/}" >SHA256SUMS)
+            printf '%s\n' "$deb" "$tarball" "$collection" "$dist/SHA256SUMS"
+        else
+            # Added to the amd64 dist's sums (the Makefile makes that first).
+            [ -f "$dist/SHA256SUMS" ] || fail "no $dist/SHA256SUMS: make the amd64 dist first"
+            (cd "$dist" && { grep -v -e " ${tarball##*/}\$" -e " ${deb##*/}\$" SHA256SUMS
+                sha256sum "${tarball##*/}" "${deb##*/}"; } >SHA256SUMS.new && mv SHA256SUMS.new SHA256SUMS)
+            printf '%s\n' "$deb" "$tarball" "$dist/SHA256SUMS"
+        fi
         ;;
 esac
