@@ -41,7 +41,7 @@ RELEASE_BIN = .build/release/keyid
 EXAMPLE_BIN = $(CURDIR)/.build/example/debug/DeviceIDExample
 
 .PHONY: all deps build release run test check stress fuzz sanitize lint format bench bench-floors order docs api-docs api-check \
-	install install-files uninstall deb dist arm64 arm64-check debian13 apt-repo package-check repro-check clean
+	install install-files uninstall deb dist arm64 arm64-check debian13 debian13-keyring apt-repo package-check repro-check clean
 
 all: release
 
@@ -263,6 +263,13 @@ debian13:
 	@scripts/install-deps.sh package
 	scripts/debian13-test.sh
 
+## make debian13-keyring: make debian13, then the keyring suites make test runs against each
+## provider, against Debian 13's gnome-keyring 48 and libsecret 0.21.7 in that root (66 tests,
+## about 80 s more; scripts/debian13-test.sh --keyring). Not part of make test, for its time.
+debian13-keyring:
+	@scripts/install-deps.sh package
+	scripts/debian13-test.sh --keyring
+
 ## make apt-repo: a signed apt repository in .build/apt-repo of the previous release's .deb and
 ## this one (scripts/apt-repo.sh: apt-ftparchive and gpg), signed with APT_REPO_KEY, a key in
 ## gpg's keyring (GNUPGHOME for another).
@@ -276,12 +283,15 @@ apt-repo: dist
 ## make package-check: lintian, then the package and the tarball on a fresh Debian 12 root made
 ## by mmdebstrap (cached in .build/package-check; scripts/check-package.sh); then the apt
 ## repository, and upgrades from the previous release, a purge and a downgrade, on another
-## fresh copy of that root (scripts/check-upgrade.sh). The previous release's .deb is built
-## from its commit (scripts/previous-deb.sh, kept in .build/previous-release).
+## fresh copy of that root (scripts/check-upgrade.sh); then both packages installed with dpkg
+## in the Debian 13 root and used against gnome-keyring 48 (scripts/check-debian13-packages.sh).
+## The previous release's .deb is built from its commit (scripts/previous-deb.sh, kept in
+## .build/previous-release).
 package-check: dist
 	@DEB_REVISION=$(DEB_REVISION) scripts/previous-deb.sh >/dev/null
 	DEB_REVISION=$(DEB_REVISION) scripts/check-package.sh
 	DEB_REVISION=$(DEB_REVISION) scripts/check-upgrade.sh
+	DEB_REVISION=$(DEB_REVISION) scripts/check-debian13-packages.sh
 
 ## make repro-check: build the package from two clean clones of HEAD and compare them.
 repro-check:

@@ -4,13 +4,8 @@
 # One line per check; exits 1 if any failed.
 qemu=$(command -v qemu-aarch64-static || command -v qemu-aarch64) || { echo "FAIL no qemu-aarch64 in the root"; exit 1; }
 keyid() { "$qemu" -L "$SYSROOT" /src/.build/arm64/keyid "$@"; }
-uuid="^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$"
-passed=0 failed=0
-result() {
-    if [ "$1" = 0 ]; then echo "ok    $2"; passed=$((passed + 1))
-    else echo "FAIL  $2"; printf "%s\n" "$3" | sed "s/^/        /"; failed=$((failed + 1)); fi
-}
-check() { name=$1; shift; out=$("$@" 2>&1); result $? "$name" "$out"; }
+# shellcheck source=scripts/root-checks.sh
+. /src/scripts/root-checks.sh
 
 version() { out=$(keyid --version) && echo "$out" && [ "$out" = "keyid $VERSION" ]; }
 check "keyid --version prints keyid $VERSION" version
@@ -78,5 +73,4 @@ file_backend() {
 }
 check "the file backend: get --create, then get, print one ID" file_backend
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+checks_done

@@ -48,15 +48,15 @@ debian13_prepare() {
     local sources key made
     mapfile -t sources < <(debian13_sources "$d13_cache/sources")
     # What a Debian 13 machine that builds and tests keyid has: Debian's Swift, libsecret's
-    # headers, the Secret Service (dbus, gnome-keyring, secret-tool) and the Python the test
-    # harness uses. For the arm64 build (scripts/cross-arm64.sh), Debian's cross-building tools:
+    # headers, the Secret Service (dbus, gnome-keyring, secret-tool), the Python the test
+    # harness uses, and the tools the keyring suites call (strace, systemd-id128). For the arm64 build (scripts/cross-arm64.sh), Debian's cross-building tools:
     # arm64 as a foreign architecture with libsecret's arm64 library, whose symbols file
     # dpkg-shlibdeps reads, the aarch64 binutils it reads the binary with, and qemu-user to run
     # it (started by name: nothing is registered with the kernel's binfmt_misc).
     # shellcheck disable=SC2054 # --include takes commas
     d13_recipe=(
         --mode=root --variant=minbase --architectures=amd64,arm64
-        --include=swiftlang,libsecret-1-dev,pkg-config,dbus,dbus-bin,gnome-keyring,libsecret-tools,python3,python3-dbus,python3-gi,procps
+        --include=swiftlang,libsecret-1-dev,pkg-config,dbus,dbus-bin,gnome-keyring,libsecret-tools,python3,python3-dbus,python3-gi,procps,strace,systemd
         --include=dpkg-dev,binutils-aarch64-linux-gnu,qemu-user,libsecret-1-0:arm64
     )
     key=$({ printf '%s\n' "$d13_suite" "${d13_recipe[@]}"; cat "${sources[@]}"; } | sha256sum | cut -c1-16)
@@ -101,6 +101,8 @@ debian13_run() {
         shift 5
         m=$layer/merged
         mount -t overlay overlay -o "lowerdir=$lower,upperdir=$layer/upper,workdir=$layer/work" "$m" || exit 125
+        # A machine ID of its own, as an installed system has (mmdebstrap leaves none).
+        tr -d - </proc/sys/kernel/random/uuid >"$m/etc/machine-id"
         mkdir -p "$m/src" "$m/build" "$m/cache"
         mount --rbind /dev "$m/dev" && mount -t proc proc "$m/proc" && mount --rbind /sys "$m/sys" &&
             mount -t tmpfs tmpfs "$m/tmp" && mount --bind "$src" "$m/src" && mount -o remount,bind,ro "$m/src" &&
