@@ -63,9 +63,16 @@ check_arm64_deb() {
     expect "the arm64 package's files" "$(dpkg-deb -c "$deb" | awk '{ print $1, $2, $6 }')" \
         "$(dpkg-deb -c "$arm64_deb" | awk '{ print $1, $2, $6 }')" || return 1
     expect "the arm64 package's Architecture" arm64 "$(dpkg-deb -f "$arm64_deb" Architecture)" &&
-        expect "the arm64 package's Version" "$version" "$(dpkg-deb -f "$arm64_deb" Version)"
+        expect "the arm64 package's Version" "$version" "$(dpkg-deb -f "$arm64_deb" Version)" || return 1
+    # The arm64 tarball: the amd64 one's members under its own folder, bin/keyid an aarch64 binary.
+    local arm64_tarball=$dist/keyid-$upstream-aarch64-linux-gnu.tar.gz
+    expect "the arm64 tarball's members" "$(tar -tvzf "$tarball" | awk '{ print $1, $2, $6 }' | sed 's/x86_64-linux-gnu/aarch64-linux-gnu/')" \
+        "$(tar -tvzf "$arm64_tarball" | awk '{ print $1, $2, $6 }')" || return 1
+    tar -xzf "$arm64_tarball" -C "$scratch" "keyid-$upstream-aarch64-linux-gnu/bin/keyid" &&
+        readelf -h "$scratch/keyid-$upstream-aarch64-linux-gnu/bin/keyid" | grep -q 'Machine:.*AArch64' &&
+        dpkg-deb --fsys-tarfile "$arm64_deb" | tar -xO ./usr/bin/keyid | cmp - "$scratch/keyid-$upstream-aarch64-linux-gnu/bin/keyid"
 }
-check "the arm64 package: lintian, no error and no warning; the amd64 package's files, Architecture arm64" check_arm64_deb
+check "the arm64 package and tarball: lintian, no error and no warning; the amd64 ones' files, one aarch64 binary" check_arm64_deb
 
 mapfile -t examples < <(cd examples && find . -maxdepth 1 -type f -printf '%P\n' | sort)
 check_deb_contents() {
