@@ -21,7 +21,8 @@ d13_suite=trixie
 d13_die() { echo "${0##*/}: $*" >&2; exit 2; }
 if [ "$(id -u)" -ne 0 ]; then
     command -v sudo >/dev/null || d13_die "run as root: mmdebstrap, mount and chroot need it"
-    exec sudo "$0" "$@"
+    exec sudo ${KEYID_DEBIAN13_CACHE:+KEYID_DEBIAN13_CACHE="$KEYID_DEBIAN13_CACHE"} \
+        ${DEB_REVISION:+DEB_REVISION="$DEB_REVISION"} "$0" "$@"
 fi
 
 # debian13_sources DIR: this machine's apt sources, with its release's code name changed to
