@@ -61,8 +61,8 @@ options:
     type: path
   directory:
     description:
-      - With O(backend=file), the directory that holds the ID files, an absolute path (keyid's E(KEYID_FILE_DIR), from keyid
-        0.4.0 on).
+      - With O(backend=file), the directory that holds the ID files, an absolute path (keyid's E(KEYID_FILE_DIR); a keyid
+        released before it ignores it and keeps its own directory).
       - When not given, keyid uses E(XDG_STATE_HOME)C(/keyid), else V(/var/lib/keyid) for root, else
         C(~/.local/state/keyid) of the user it runs as. Set V(/var/lib/keyid) to find the ID that keyid run as root
         (cloud-init, a systemd service) keeps, whoever the task runs as.
@@ -76,7 +76,8 @@ notes:
     task's warnings, without the prefix keyid gives them; RV(ignore:messages) keeps them as keyid wrote them.
   - A device ID is not a secret to keyid, and the modules return it in the clear, so it shows in C(-v) output, callback
     plugins and logs. Set C(no_log=true) on the task to keep its result out of them (the registered variable still holds
-    it); ansible-core offers no masking of a single return value.
+    it). ansible-core masks only the values of options it is told are secret, and none of these is - the ID is what the
+    modules return.
   - Nothing in the options is expanded - C(~) and C($VAR) reach keyid as written.
 requirements:
   - keyid
