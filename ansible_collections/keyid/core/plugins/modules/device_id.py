@@ -58,7 +58,9 @@ options:
       - The ID this host must have, for example one restored from an inventory after a reinstall - a UUID, 32 hex digits or a
         C(urn:uuid:) URN, in any letter case; keyid stores it as a lowercase UUID.
       - The task is changed only when the stored ID is another one (or none is stored, or the stored value is not an ID).
-        The value reaches keyid on standard input (C(keyid rotate --value -)), never on its command line.
+        The value reaches keyid on standard input (C(keyid rotate --value -)), never on its command line. When none is
+        stored, keyid creates the item, with a new ID, and the module then replaces it with O(id) (C(keyid create) takes no
+        value) - a task that fails in between leaves that new ID, which the next run replaces.
       - A value keyid refuses fails the task with keyid's message and RV(ignore:rc=2), in check mode too, and changes
         nothing.
       - Only with O(state=present), and O(regenerate=never) or V(fail). Not with O(derive).
