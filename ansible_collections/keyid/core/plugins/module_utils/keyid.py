@@ -279,11 +279,12 @@ class KeyID:
             return Item(data, messages, clone=True)
         return Item(data, lines)
 
-    def create(self, derive=None):
-        """Creates an ID (the one derived for the application `derive`, if given); None when
-        another program stored one meanwhile (exit 3)."""
-        arguments = ['--derive', derive] if derive is not None else []
-        rc, data, lines = self.run('create', '--json', *arguments, allowed=(ALREADY_EXISTS,))
+    def create(self, value=None, derive=None):
+        """Creates an ID (`value`, passed on standard input, or the one derived for the
+        application `derive`, if given) in one step; None when another program stored one
+        meanwhile (exit 3)."""
+        arguments = ['--value', '-'] if value is not None else ['--derive', derive] if derive is not None else []
+        rc, data, lines = self.run('create', '--json', *arguments, allowed=(ALREADY_EXISTS,), data=value)
         return None if rc == ALREADY_EXISTS else Item(data, lines)
 
     def rotate(self, value=None, derive=None):

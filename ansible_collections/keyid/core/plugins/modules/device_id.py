@@ -58,9 +58,9 @@ options:
       - The ID this host must have, for example one restored from an inventory after a reinstall - a UUID, 32 hex digits or a
         C(urn:uuid:) URN, in any letter case; keyid stores it as a lowercase UUID.
       - The task is changed only when the stored ID is another one (or none is stored, or the stored value is not an ID).
-        The value reaches keyid on standard input (C(keyid rotate --value -)), never on its command line. When none is
-        stored, keyid creates the item, with a new ID, and the module then replaces it with O(id) (C(keyid create) takes no
-        value) - a task that fails in between leaves that new ID, which the next run replaces.
+        The value reaches keyid on standard input, never on its command line - C(keyid create --value -) when none is
+        stored, which stores it in one step, else C(keyid rotate --value -). A keyid released before C(create) took
+        C(--value) fails such a task with RV(ignore:rc=2) when none is stored, and stores nothing.
       - A value keyid refuses fails the task with keyid's message and RV(ignore:rc=2), in check mode too, and changes
         nothing.
       - Only with O(state=present), and O(regenerate=never) or V(fail). Not with O(derive).
@@ -247,16 +247,17 @@ def plan(state, regenerate, current, wanted=None):
 
 def apply(keyid, action, regenerate, value=None, derive=None):
     """Does `action`; returns the item now stored (None after a delete) and whether anything
-    changed. `value` or `derive` says which ID to store, when one is asked for. Another
-    program may act between the read and the write: a create that finds an ID (exit 3) keeps
-    it (or replaces it with the ID asked for), and a rotate that finds none creates one."""
+    changed. `value` or `derive` says which ID to store, when one is asked for: a create stores
+    it in one step. Another program may act between the read and the write: a create that
+    finds an ID (exit 3) keeps it (or replaces it with the ID asked for), and a rotate that
+    finds none creates one."""
     if action == 'delete':
         keyid.delete()
         return None, True
     wanted = value is not None or derive is not None
     if action == 'create':
-        item = keyid.create(derive=derive)
-        if item is not None and value is None:
+        item = keyid.create(value=value, derive=derive)
+        if item is not None:
             return item, True
         if item is None and not wanted and regenerate != 'always':
             return keyid.read(), False
@@ -273,8 +274,7 @@ def replacement(action, current, item):
     """The ID the run replaced or deleted (or, in check mode, would) and why: (previous_id,
     reason), each None when there is none. keyid's own previous_id and reason when it printed
     them; else (keyid older than 0.3.0, check mode, a delete) the ID read before and the
-    action's reason. A create replaces nothing, even when the ID asked for took the place of
-    the one it made."""
+    action's reason. A create replaces nothing."""
     if action == 'create':
         return None, None
     if item is not None and item.replacement is not None:

@@ -136,6 +136,14 @@ def main():
         check.run('delete, nothing stored', ELSEWHERE, 'delete', '--force')
         check.run('list, nothing stored', ELSEWHERE, 'list', '--json', '--show', options=LIST_OPTIONS)
         check.run('create --derive', TEMPLATE, 'create', '--json', '--derive', APPLICATION)
+        check.run('create --value -, an ID stored', TEMPLATE, 'create', '--json', '--value', '-', data=FIRST_ID)
+        check.run('create --value - with a value that is not an ID, an ID stored', TEMPLATE,
+                  'create', '--json', '--value', '-', data='not-an-id')
+        check.run('delete before create --value -', TEMPLATE, 'delete', '--force')
+        check.run('create --value - with a value that is not an ID', TEMPLATE, 'create', '--json', '--value', '-',
+                  data='')
+        check.run('create --value -', TEMPLATE, 'create', '--json', '--value', '-', data=FIRST_ID.upper())
+        check.run('get after create --value -', TEMPLATE, 'get', '--json', '--on-clone', 'fail')
     finally:
         shutil.rmtree(scratch)
     if check.differences:

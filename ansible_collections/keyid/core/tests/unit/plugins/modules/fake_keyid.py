@@ -23,7 +23,8 @@ NOT_FOUND = "keyid: no ID is stored for %s" % KEY
 NOT_AN_ID = "keyid: the item for %s does not hold a valid ID; replace it with 'keyid rotate'" % KEY
 ALREADY_STORED = "keyid: an ID is already stored for %s; read it with 'keyid get' or replace it with 'keyid rotate'" % KEY
 NOT_AN_INPUT_ID = ("keyid: standard input does not hold a valid ID (expected a UUID, 32 hex digits or a urn:uuid: URN); "
-                   "see 'keyid rotate --help'")
+                   "see 'keyid %s --help'")
+EMPTY_INPUT = "keyid: standard input is empty; expected the new ID; see 'keyid %s --help'"
 NOT_AN_APPLICATION = ("keyid: the application ID '%s' is not a 128-bit ID (32 hex digits, a UUID or a urn:uuid: URN, not "
                       "all zeros); see 'keyid derive --help'")
 # An application ID, and the ID the fake derives for it on every machine.
@@ -139,11 +140,13 @@ class FakeKeyID:
         if subcommand == 'derive':
             derived = self.derived(args[2])
             return (0, derived + '\n', '') if derived else (2, '', NOT_AN_APPLICATION % args[2] + '\n')
-        if subcommand == 'rotate' and '--value' in args:
+        if subcommand in ('create', 'rotate') and '--value' in args:
+            # keyid reads and checks the value before it touches the keyring.
             self.inputs.append(data)
             value = parse_id(data or '')
             if value is None:
-                return 2, '', NOT_AN_INPUT_ID + '\n'
+                empty = not (data or '').strip(' \t\r\n')
+                return 2, '', (EMPTY_INPUT if empty else NOT_AN_INPUT_ID) % subcommand + '\n'
         elif derive is not None:
             value = self.derived(derive)
         else:

@@ -217,16 +217,21 @@ def test_a_stored_value_that_is_no_id_fails_unless_it_is_replaced_or_deleted(moc
     assert outcome.result['diff']['before'] == 'id: (a value that is not an ID)\n' and outcome.result['diff']['after'] == ''
 
 
-def test_an_id_created_meanwhile_by_another_program_is_kept(mocker):
-    keyid = FakeKeyID()
+def racing(keyid, other):
+    """`keyid`, with another program storing `other` just before the module's create."""
     original = keyid.__call__
 
     def race(args, **kwargs):
         if args[1] == 'create' and keyid.stored is None:
-            keyid.stored = FIRST_ID
+            keyid.stored = other
         return original(args, **kwargs)
 
-    outcome = run(mocker, race)
+    return race
+
+
+def test_an_id_created_meanwhile_by_another_program_is_kept(mocker):
+    keyid = FakeKeyID()
+    outcome = run(mocker, racing(keyid, FIRST_ID))
     assert not outcome.failed and not outcome.result['changed'] and outcome.result['id'] == FIRST_ID
 
 
@@ -348,7 +353,9 @@ def test_an_id_is_stored_from_standard_input_never_on_the_command_line(mocker):
     assert not outcome.failed and outcome.result['changed'] and outcome.result['id'] == FIRST_ID == keyid.stored
     assert outcome.result['previous_id'] is None and outcome.result['reason'] is None
     assert outcome.result['diff']['before'] == '' and outcome.result['diff']['after'] == 'id: %s\n' % FIRST_ID
-    assert keyid.subcommands() == ['get', 'create', 'rotate'] and keyid.calls[-1][2:5] == ['--json', '--value', '-']
+    # One step: keyid stores the ID asked for, and no other ID is ever stored meanwhile.
+    assert keyid.subcommands() == ['get', 'create'] and keyid.calls[-1][2:5] == ['--json', '--value', '-']
+    assert keyid.minted == 0
     assert keyid.inputs == [FIRST_ID] and not any(FIRST_ID.replace('-', '') in ''.join(call).lower().replace('-', '')
                                                   for call in keyid.calls)
 
@@ -375,10 +382,18 @@ def test_another_id_replaces_the_stored_one(mocker, check_mode):
 def test_an_id_keyid_refuses_fails_with_its_message_and_changes_nothing(mocker, check_mode):
     keyid = FakeKeyID(stored=FIRST_ID)
     outcome = run(mocker, keyid, id='not-an-id', check_mode=check_mode)
-    assert outcome.failed and outcome.result['rc'] == 2 and outcome.result['msg'] == NOT_AN_INPUT_ID
+    assert outcome.failed and outcome.result['rc'] == 2 and outcome.result['msg'] == NOT_AN_INPUT_ID % 'rotate'
     assert keyid.stored == FIRST_ID and keyid.inputs == ['not-an-id']
     # keyid checked the value with the file backend in a directory of the module's own.
     assert keyid.calls[0][-2:] == ['--backend', 'file'] and keyid.keywords[0]['environ_update']['KEYID_FILE_DIR']
+
+
+def test_an_id_created_meanwhile_by_another_program_is_replaced_by_the_id_asked_for(mocker):
+    other = '6f1d2c9e-0a7b-4b8e-9d3c-2e5f4a1b7c80'
+    keyid = FakeKeyID()
+    outcome = run(mocker, racing(keyid, other), id=FIRST_ID)
+    assert not outcome.failed and outcome.result['changed'] and outcome.result['id'] == FIRST_ID == keyid.stored
+    assert keyid.subcommands() == ['get', 'create', 'rotate'] and keyid.inputs == [FIRST_ID, FIRST_ID]
 
 
 def test_a_value_that_is_no_id_is_replaced_by_the_id_asked_for(mocker):
