@@ -15,10 +15,10 @@ _keyid()
         option=${COMP_WORDS[COMP_CWORD - 2]} equals=1
     fi
     case $option in
+        --value) mapfile -t COMPREPLY < <(compgen -W '-' -- "$cur"); return ;;
         --format) mapfile -t COMPREPLY < <(compgen -W 'uuid upper hex urn env' -- "$cur"); return ;;
         --backend) mapfile -t COMPREPLY < <(compgen -W 'secret-service file' -- "$cur"); return ;;
         --on-clone) mapfile -t COMPREPLY < <(compgen -W 'warn fail rotate' -- "$cur"); return ;;
-        --value) mapfile -t COMPREPLY < <(compgen -W '-' -- "$cur"); return ;;
         --service|--account|--label|--derive|--collection|--user|--timeout) return ;;
     esac
     [[ -n $equals ]] && return
@@ -26,7 +26,7 @@ _keyid()
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
-            --service|--account|--label|--derive|--format|--backend|--collection|--user|--timeout|--on-clone|--value)
+            --value|--service|--account|--label|--derive|--format|--backend|--collection|--user|--timeout|--on-clone)
                 [[ ${COMP_WORDS[i + 1]} == = ]] && ((i++))
                 ((i++))
                 ;;
@@ -54,10 +54,10 @@ _keyid()
                 mapfile -t COMPREPLY < <(compgen -W 'create get delete rotate list derive doctor' -- "$cur")
             ;;
         create)
-            mapfile -t COMPREPLY < <(compgen -W '--service --account --label --derive --format --json --backend --collection --user --no-prompt --timeout -h --help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W '--value --service --account --label --derive --format --json --backend --collection --user --no-prompt --timeout -h --help' -- "$cur")
             ;;
         get)
-            mapfile -t COMPREPLY < <(compgen -W '--create --service --account --label --on-clone --format --json --backend --collection --user --no-prompt --timeout -h --help' -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W '--create --value --service --account --label --on-clone --format --json --backend --collection --user --no-prompt --timeout -h --help' -- "$cur")
             ;;
         delete)
             mapfile -t COMPREPLY < <(compgen -W '--force --service --account --backend --collection --user --no-prompt --timeout -h --help' -- "$cur")

@@ -21,6 +21,7 @@ complete -c keyid -n '__fish_seen_subcommand_from help; and not __fish_seen_subc
 complete -c keyid -n '__fish_seen_subcommand_from help; and not __fish_seen_subcommand_from create get delete rotate list derive doctor' -a derive -d 'print the ID derived from this machine for an application'
 complete -c keyid -n '__fish_seen_subcommand_from help; and not __fish_seen_subcommand_from create get delete rotate list derive doctor' -a doctor -d 'check everything keyid depends on'
 
+complete -c keyid -n '__fish_seen_subcommand_from create' -l value -x -a '-' -d 'read the new ID from standard input instead of making one'
 complete -c keyid -n '__fish_seen_subcommand_from create' -l service -x -d 'the service attribute of the item (default: keyid)'
 complete -c keyid -n '__fish_seen_subcommand_from create' -l account -x -d 'the account attribute of the item (default: device-id)'
 complete -c keyid -n '__fish_seen_subcommand_from create' -l label -x -d 'the label keyring managers show for the item it stores (default for a new item: Device ID for SERVICE (ACCOUNT); a rotation without it keeps the label)'
@@ -35,6 +36,7 @@ complete -c keyid -n '__fish_seen_subcommand_from create' -l timeout -x -d 'give
 complete -c keyid -n '__fish_seen_subcommand_from create' -s h -l help -d 'show this help'
 
 complete -c keyid -n '__fish_seen_subcommand_from get' -l create -d 'create and store an ID when none is stored'
+complete -c keyid -n '__fish_seen_subcommand_from get' -l value -x -a '-' -d 'with --create, read the ID to store from standard input; it also replaces a clone under --on-clone rotate'
 complete -c keyid -n '__fish_seen_subcommand_from get' -l service -x -d 'the service attribute of the item (default: keyid)'
 complete -c keyid -n '__fish_seen_subcommand_from get' -l account -x -d 'the account attribute of the item (default: device-id)'
 complete -c keyid -n '__fish_seen_subcommand_from get' -l label -x -d 'the label keyring managers show for the item it stores (default for a new item: Device ID for SERVICE (ACCOUNT); a rotation without it keeps the label)'

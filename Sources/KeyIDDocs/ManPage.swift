@@ -206,7 +206,7 @@ public enum ManPage {
             ".TP",
             ".I $XDG_STATE_HOME/keyid/",
             prose(
-                "With --backend file, one file per service and account, mode 0600 in a 0700 directory, replaced atomically. The directory is $XDG_STATE_HOME/keyid, else \(FileStore.rootDirectory) for root, else ~/.local/state/keyid. keyid never falls back to it on its own."
+                "With --backend file, one file per service and account, mode 0600 in a 0700 directory, replaced atomically. The directory is $KEYID_FILE_DIR when set, else $XDG_STATE_HOME/keyid, else \(FileStore.rootDirectory) for root, else ~/.local/state/keyid. keyid never falls back to it on its own."
             ),
         ]
     }

@@ -108,6 +108,22 @@ struct EndToEndTests {
         #expect(lookup.stdout == "0f8fad5b-d9cb-469f-a165-70867728950e")
     }
 
+    @Test("create --value - stores the ID from standard input in one step; exit 3 when one is stored")
+    func createFromInput() throws {
+        let service = TestEnvironment.uniqueService()
+        let given = "0f8fad5b-d9cb-469f-a165-70867728950e"
+        let outcome = try keyid(["create", "--value", "-", "--service", service], input: given.uppercased() + "\n")
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == given + "\n")
+        #expect(try secretTool(["lookup", "service", service, "account", "device-id"]).stdout == given)
+        let again = try keyid(["create", "--value", "-", "--service", service], input: "1" + given.dropFirst())
+        #expect(again.status == 3)
+        #expect(
+            try keyid(["get", "--create", "--value", "-", "--service", service], input: "1" + given.dropFirst())
+                .stdout == given + "\n")
+        #expect(try itemCount(service: service) == 1)
+    }
+
     @Test("a stored value that is not an ID is exit 7; rotate repairs it")
     func garbage() throws {
         let service = TestEnvironment.uniqueService()
@@ -144,6 +160,8 @@ struct EndToEndTests {
             (["create", "--service", ""], nil, []), (["get", "--create", "--bogus"], nil, []),
             (["create", "--account", "a\nb"], nil, []), (["rotate", "--value", "not-an-id"], nil, []),
             (["rotate", "--value", "-"], "garbage", []), (["rotate", "--value", "-"], "", []),
+            (["create", "--value", "-", "--service", "new"], "garbage", []),
+            (["get", "--create", "--value", "-", "--service", "new"], "", []),
             (["get", "--create", "--timeout", "0"], nil, []), (["get", "--create", "--format", "yaml"], nil, []),
             (["get", "--create"], nil, ["KEYID_SERVICE="]), (["get", "--create"], nil, ["KEYID_TIMEOUT=never"]),
             (["get", "--create"], nil, ["SECRET_BACKEND=kwallet"]), ([], nil, []),

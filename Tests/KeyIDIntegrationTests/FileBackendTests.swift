@@ -157,17 +157,25 @@ struct FileBackendTests {
         #expect(outcome.stdout.contains(" 0 bad"))
     }
 
-    @Test("the cloud-init recipe prints the same ID every run")
+    @Test(
+        "the cloud-init recipe keeps the ID in KEYID_FILE_DIR=/var/lib/keyid, as the Ansible playbook's keyid_directory, and prints the same ID every run"
+    )
     func recipes() throws {
-        let env = try Self.environment()
+        var env = try Self.environment()
         let cloud = try RecipeTests.example("cloud-init.yaml")
-        let line = try #require(cloud.split(separator: "\n").first { $0.contains("- [keyid") })
+        let line = try #require(cloud.split(separator: "\n").first { $0.contains("- [env") })
         let argv = line.drop { $0 != "[" }.dropFirst().prefix { $0 != "]" }.split(separator: ",").map {
             $0.trimmingCharacters(in: CharacterSet(charactersIn: " \""))
         }
-        #expect(argv.first == "keyid")
-        let first = try keyid(Array(argv.dropFirst()), environment: env)
+        #expect(Array(argv.prefix(3)) == ["env", "KEYID_FILE_DIR=/var/lib/keyid", "keyid"])
+        let playbook = try RecipeTests.example("ansible-playbook.yaml")
+        #expect(playbook.contains("    keyid_directory: /var/lib/keyid\n"))
+        // A directory of the test's own stands in for /var/lib/keyid.
+        let directory = (env["XDG_STATE_HOME"]! ?? "") + "/var-lib-keyid"
+        env["KEYID_FILE_DIR"] = directory
+        let first = try keyid(Array(argv.dropFirst(3)), environment: env)
         #expect(first.status == 0)
-        #expect(try keyid(Array(argv.dropFirst()), environment: env).stdout == first.stdout)
+        #expect(try keyid(Array(argv.dropFirst(3)), environment: env).stdout == first.stdout)
+        #expect(FileManager.default.fileExists(atPath: directory + "/keyid@device-id.id"))
     }
 }

@@ -214,19 +214,27 @@ struct RecipeTests {
         let (shims, _) = try Self.shims()
         defer { try? FileManager.default.removeItem(atPath: shims) }
         let service = TestEnvironment.uniqueService()
-        let variables = ["-e", "keyid_service=\(service)", "-e", "keyid_backend=\(backend)"]
+        // The file backend's directory the playbook names (keyid_directory, /var/lib/keyid
+        // unless told), where keyid with KEYID_FILE_DIR reads the ID.
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let variables = [
+            "-e", "keyid_service=\(service)", "-e", "keyid_backend=\(backend)", "-e",
+            "keyid_directory=\(directory)/ids",
+        ]
         let read = ["get", "--service", service, "--backend", keyidBackend]
+        let chosen: [String: String?] = ["KEYID_FILE_DIR": directory + "/ids"]
 
         let check = try Self.playbook(variables + ["--check"], shims: shims)
         #expect(check.run.status == 0, "\(check.run.stdout)\(check.run.stderr)")
         #expect(check.recap["changed"] == 1 && check.recap["failed"] == 0, "\(check.run.stdout)")
         #expect(check.run.stdout.contains("\"msg\": \"device (not created in check mode)\""), "\(check.run.stdout)")
-        #expect(try keyid(read).status == 1)
+        #expect(try keyid(read, environment: chosen).status == 1)
 
         let first = try Self.playbook(variables + ["--diff"], shims: shims)
         #expect(first.run.status == 0, "\(first.run.stdout)\(first.run.stderr)")
         #expect(first.recap["changed"] == 1 && first.recap["failed"] == 0, "\(first.run.stdout)")
-        let stored = try keyid(read)
+        let stored = try keyid(read, environment: chosen)
         #expect(stored.status == 0)
         let id = stored.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(Self.shownID(first.run.stdout) == id)
@@ -236,7 +244,7 @@ struct RecipeTests {
         #expect(second.run.status == 0, "\(second.run.stdout)\(second.run.stderr)")
         #expect(second.recap["changed"] == 0 && second.recap["failed"] == 0, "\(second.run.stdout)")
         #expect(Self.shownID(second.run.stdout) == id)
-        #expect(try keyid(read).stdout == stored.stdout)
+        #expect(try keyid(read, environment: chosen).stdout == stored.stdout)
     }
 
     @Test(

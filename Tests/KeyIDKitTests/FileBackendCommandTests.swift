@@ -102,4 +102,23 @@ struct FileBackendCommandTests {
         let listed = keyid.run("list", "--show")
         #expect(listed.stdout.split(separator: "\n").count == 2)
     }
+
+    @Test(
+        "KEYID_FILE_DIR names the file backend's directory, for the subcommands that take --backend; a relative one is refused"
+    )
+    func directoryVariable() throws {
+        func backend(_ subcommand: Subcommand, _ environment: [String: String]) throws -> DeviceIDs.Backend {
+            let variables = ProcessEnvironment(environment)
+            let settings = try Settings(subcommand, options: ParsedOptions(), environment: variables)
+            return try Context.backend(.file, directory: settings.fileDirectory, variables)
+        }
+        let chosen = ["KEYID_FILE_DIR": "/srv/keyid", "XDG_STATE_HOME": "/s"]
+        #expect(try backend(.get, chosen) == .file(directory: "/srv/keyid"))
+        #expect(try backend(.list, chosen) == .file(directory: "/srv/keyid"))
+        #expect(try backend(.get, ["KEYID_FILE_DIR": "", "XDG_STATE_HOME": "/s"]) == .file(directory: "/s/keyid"))
+        #expect(try backend(.derive, chosen) == .file(directory: "/s/keyid"))
+        #expect(throws: KeyIDError.usage("KEYID_FILE_DIR must be an absolute path, not 'state/keyid'")) {
+            try backend(.get, ["KEYID_FILE_DIR": "state/keyid"])
+        }
+    }
 }

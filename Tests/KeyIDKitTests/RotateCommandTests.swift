@@ -6,6 +6,14 @@ import Testing
 
 @Suite("keyid rotate in process", .tags(.command))
 struct RotateCommandTests {
+    /// Standard input that `--value -` refuses, with a fragment of the message.
+    static let badInputs = [
+        ("", "standard input is empty"), ("\n", "standard input is empty"),
+        ("not an id", "does not hold a valid ID"),
+        ("00000000-0000-0000-0000-000000000000", "does not hold a valid ID"),
+        (String(repeating: "a", count: 5000), "more than 1024 bytes"),
+    ]
+
     @Test("rotate replaces the value in place and prints the new ID; exit 1 when nothing is stored")
     func rotate() throws {
         let keyid = InProcess()
@@ -30,14 +38,7 @@ struct RotateCommandTests {
         #expect(keyid.run("get", "--format", "hex").stdout == "0f8fad5bd9cb469fa16570867728950e\n")
     }
 
-    @Test(
-        "rotate --value - refuses bad input and changes nothing",
-        arguments: [
-            ("", "standard input is empty"), ("\n", "standard input is empty"),
-            ("not an id", "does not hold a valid ID"),
-            ("00000000-0000-0000-0000-000000000000", "does not hold a valid ID"),
-            (String(repeating: "a", count: 5000), "more than 1024 bytes"),
-        ])
+    @Test("rotate --value - refuses bad input and changes nothing", arguments: badInputs)
     func rotateBadInput(input: String, fragment: String) {
         var keyid = InProcess()
         _ = keyid.run("create")

@@ -104,10 +104,11 @@ struct SettingsTests {
     @Test("each subcommand reads the variables of exactly the options it takes", arguments: Subcommand.allCases)
     func variablesFollowOptions(subcommand: Subcommand) {
         let spec = CommandTable.spec(for: subcommand)
-        for variable in EnvironmentVariable.allCases where variable != .machineIDFile {
+        for variable in EnvironmentVariable.allCases where ![.machineIDFile, .fileDirectory].contains(variable) {
             let option = CommandTable.allOptions.first { $0.variable == variable }?.option
             #expect(spec.variables.contains(variable) == (option.map(spec.takes) ?? false), "\(variable)")
         }
         #expect(spec.variables.contains(.machineIDFile) == spec.readsMachineID)
+        #expect(spec.variables.contains(.fileDirectory) == spec.takes(.backend))
     }
 }

@@ -26,6 +26,11 @@ package enum CommandLineText {
             + "; replace it with 'keyid rotate' or run with --on-clone rotate"
     }
 
+    /// The line for `get --create --value -` finding another ID stored for `key`, which it keeps.
+    static func keptOtherID(_ key: ItemKey) -> String {
+        "warning: the ID stored for \(key) is not the one read from standard input, and is kept; 'keyid rotate --value -' replaces it"
+    }
+
     /// The line for a warning about `key` (naming the signals that differ, for a clone),
     /// without the `keyid: ` prefix.
     package static func line(_ warning: DeviceIDs.Warning, for key: ItemKey, differing: [MachineSignal] = [])

@@ -61,17 +61,21 @@ package struct Context {
         options.host = host
         options.host.ownsProcess = usesWatchdog
         return try DeviceIDs(
-            backend: Self.backend(settings.backend, environment), options: options, dependencies: dependencies)
+            backend: Self.backend(settings.backend, directory: settings.fileDirectory, environment), options: options,
+            dependencies: dependencies)
     }
 
-    /// The library's backend for the one chosen: the file backend's directory comes from the
-    /// environment (``FileStore/directory(_:)``).
-    static func backend(_ choice: BackendChoice, _ environment: ProcessEnvironment) throws(KeyIDError)
-        -> DeviceIDs.Backend
+    /// The library's backend for the one chosen: the file backend's directory is `directory`
+    /// (`KEYID_FILE_DIR`) when given, else it comes from the environment
+    /// (``FileStore/directory(_:)``).
+    static func backend(_ choice: BackendChoice, directory: String?, _ environment: ProcessEnvironment)
+        throws(KeyIDError) -> DeviceIDs.Backend
     {
         switch choice {
         case .secretService: return .secretService
-        case .file: return .file(directory: try FileStore.directory(environment))
+        case .file:
+            if let directory { return .file(directory: directory) }
+            return .file(directory: try FileStore.directory(environment))
         }
     }
 

@@ -99,8 +99,8 @@ package enum KeyIDCommand {
         }
         switch subcommand {
         case .derive: return DeriveCommand.run(settings, derived)
-        case .get: return try GetCommand.run(settings, ids)
-        case .create: return try CreateCommand.run(settings, ids, derived: derived)
+        case .get: return try GetCommand.run(settings, ids, value: value)
+        case .create: return try CreateCommand.run(settings, ids, value: value ?? derived)
         case .rotate: return try RotateCommand.run(settings, ids, value: value ?? derived)
         case .delete: return try DeleteCommand.run(settings, ids)
         case .list: return try ListCommand.run(settings, ids)

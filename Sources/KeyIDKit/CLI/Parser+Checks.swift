@@ -30,6 +30,9 @@ extension Parser {
         if options.values[.value] != nil, options.checked[.derive] != nil {
             throw usageError("--value and --derive cannot be combined", subcommand)
         }
+        if subcommand == .get, options.values[.value] != nil, !options.flags.contains(.create) {
+            throw usageError("--value names the ID get stores: use it with --create", subcommand)
+        }
         if subcommand == .get, options.values[.label] != nil, !options.flags.contains(.create) {
             throw usageError("--label names the item get stores: use it with --create", subcommand)
         }

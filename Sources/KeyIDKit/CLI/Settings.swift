@@ -22,6 +22,9 @@ package struct Settings: Equatable, Sendable {
     /// `KEYID_MACHINE_ID_FILE`: the file the machine ID is read from instead of
     /// `/etc/machine-id` (the library's ``DeviceIDs/Options/machineIDFile``).
     package var machineIDFile: String?
+    /// `KEYID_FILE_DIR`: the file backend's directory instead of the one the session's
+    /// variables give (``FileStore/directory(_:)``); an absolute path.
+    package var fileDirectory: String?
     /// What a write stores beside the ID: `--label`.
     package var details: ItemDetails
 
@@ -56,6 +59,12 @@ package struct Settings: Equatable, Sendable {
         user = try resolved(CommandTable.user)?.text
         details = ItemDetails(label: options.checked[.label]?.text)
         machineIDFile = try environment.value(.machineIDFile).flatMap { $0.isEmpty ? nil : $0 }
+        fileDirectory = try environment.value(.fileDirectory).flatMap { $0.isEmpty ? nil : $0 }
+        if let fileDirectory, !fileDirectory.hasPrefix("/") {
+            throw .usage(
+                "\(EnvironmentVariable.fileDirectory.rawValue) must be an absolute path, not '\(Parser.printable(fileDirectory))'"
+            )
+        }
         if spec.takes(.backend) { try Self.checkSecretBackend(processEnvironment) }
     }
 

@@ -55,9 +55,10 @@ package struct DeviceIDUseCases {
         }
     }
 
-    /// The stored ID, or a new one stored now when there is none. Returns whether it was
-    /// created. A failed or locked read never leads to a new ID: only "not found" does.
-    package func getOrCreate(_ key: ItemKey, details: ItemDetails = ItemDetails(), metadata: Bool)
+    /// The stored ID, or `id` (a new one when `nil`) stored now when there is none. Returns
+    /// whether it was created. A failed or locked read never leads to a new ID: only "not
+    /// found" does.
+    package func getOrCreate(_ key: ItemKey, id: DeviceID? = nil, details: ItemDetails = ItemDetails(), metadata: Bool)
         throws(KeyIDError) -> (DeviceRecord, created: Bool)
     {
         do {
@@ -67,7 +68,7 @@ package struct DeviceIDUseCases {
                 do throws(KeyIDError) {
                     return (try read(key, metadata: metadata), false)
                 } catch .notFound {
-                    return (try add(newItem(key, generate(), details), metadata: metadata), true)
+                    return (try add(newItem(key, id ?? generate(), details), metadata: metadata), true)
                 }
             }
         }
@@ -89,13 +90,14 @@ package struct DeviceIDUseCases {
     /// the clone took no lock: under the lock, the ID is read again and replaced only when the
     /// item chosen is still bound to another machine. Another run may have replaced it
     /// meanwhile, and printed the new ID: then it is returned as it is, with `replaced` `nil`.
-    package func rotateClone(_ key: ItemKey, details: ItemDetails = ItemDetails(), metadata: Bool)
-        throws(KeyIDError) -> (DeviceRecord, replaced: (previous: DeviceID, signals: [MachineSignal])?)
-    {
+    /// The clone is replaced with `id`, or a fresh ID when `nil`.
+    package func rotateClone(
+        _ key: ItemKey, to id: DeviceID? = nil, details: ItemDetails = ItemDetails(), metadata: Bool
+    ) throws(KeyIDError) -> (DeviceRecord, replaced: (previous: DeviceID, signals: [MachineSignal])?) {
         try serializer.exclusively { () throws(KeyIDError) in
             let current = try read(key, metadata: metadata)
             guard current.cloned else { return (current, nil) }
-            let (record, previous) = try replace(key, details: details, metadata: metadata)
+            let (record, previous) = try replace(key, to: id, details: details, metadata: metadata)
             return (record, (previous ?? current.id, current.differingSignals))
         }
     }

@@ -147,15 +147,17 @@ extension DeviceIDs {
 
     /// As ``read(_:create:details:metadata:)``, with the clone policy given: the command reads
     /// with ``ClonePolicy/warn`` for `--on-clone fail`, to say what differs as it refuses.
+    /// Any ID this call stores (with `create` when none is stored, or in place of a clone) is
+    /// `id`, or a new one when `nil`.
     package func read(
-        _ key: ItemKey, create: Bool = false, details: ItemDetails = ItemDetails(), metadata: Bool = false,
-        onClone policy: ClonePolicy
+        _ key: ItemKey, create: Bool = false, id: DeviceID? = nil, details: ItemDetails = ItemDetails(),
+        metadata: Bool = false, onClone policy: ClonePolicy
     ) throws(KeyIDError) -> Reading {
         try details.check()
         return try run { (ids) throws(KeyIDError) -> Reading in
             var (record, stored) =
                 create
-                ? try ids.getOrCreate(key, details: details, metadata: metadata)
+                ? try ids.getOrCreate(key, id: id, details: details, metadata: metadata)
                 : (try ids.get(key, metadata: metadata), false)
             var warnings = Self.warnings(record)
             var replaced: Replacement?
@@ -165,7 +167,7 @@ extension DeviceIDs {
                 case .fail: throw .cloned(key)
                 case .rotate:
                     let rotated: (previous: DeviceID, signals: [MachineSignal])?
-                    (record, rotated) = try ids.rotateClone(key, details: details, metadata: metadata)
+                    (record, rotated) = try ids.rotateClone(key, to: id, details: details, metadata: metadata)
                     if let rotated {
                         replaced = Replacement(previousID: rotated.previous, reason: .clone(rotated.signals))
                         stored = true

@@ -52,6 +52,10 @@ package enum CommandTable {
         option: .derive, valueName: "APP", choices: [],
         summary: "store the ID derived from this machine and the application ID APP, not a random one",
         variable: nil, check: .application)
+    static let value = OptionSpec(
+        option: .value, valueName: "-", choices: ["-"],
+        summary: "read the new ID from standard input instead of making one", variable: nil,
+        check: .standardInput)
     static let onClone = OptionSpec(
         option: .onClone, valueName: "ACTION", choices: ClonePolicy.allCases.map(\.rawValue),
         summary: "when the ID was stored on another machine: warn (default), fail (exit 9) or rotate",
@@ -73,12 +77,14 @@ package enum CommandTable {
             subcommand: .create,
             abstract: "store a new random ID and print it",
             discussion:
-                "Creates a random version-4 UUID, stores it in the default keyring under the service and account attributes, and prints it. If an ID is already stored, nothing changes and the exit status is 3.",
+                "Creates a random version-4 UUID, or takes the ID read from standard input (--value -) or the derived one (--derive), stores it in the default keyring under the service and account attributes, and prints it. If an ID is already stored, nothing changes and the exit status is 3.",
             options: [
-                service, account, label, derive, format, json, backend, collection, user, noPrompt, timeout, help,
+                value, service, account, label, derive, format, json, backend, collection, user, noPrompt, timeout,
+                help,
             ],
             examples: [
                 ("keyid create --service com.example.agent", "mint the ID for one application"),
+                ("printf %s \"$id\" | keyid create --value -", "store a known ID, in one step, where none is stored"),
                 (
                     "keyid create --derive c273277323db454ea63bb96e79b53e97",
                     "store the ID systemd-id128 derives for that application"
@@ -88,11 +94,16 @@ package enum CommandTable {
             subcommand: .get,
             abstract: "print the stored ID",
             discussion:
-                "Prints the stored ID; the exit status is 1 when none is stored. With --create, prints the stored ID or, when none is stored, creates, stores and prints one; concurrent runs all print the same ID and exactly one item is stored. An ID stored on another machine (its machine ID, cloud instance or product UUID differs) is handled as --on-clone says, and the warning and --json (differs) name what differs; when --on-clone rotate replaces it, --json adds previous_id and reason (clone) and --format env a second line, KEYID_PREVIOUS_DEVICE_ID=.",
+                "Prints the stored ID; the exit status is 1 when none is stored. With --create, prints the stored ID or, when none is stored, creates, stores and prints one (with --value -, the ID read from standard input; a stored ID that differs is kept, with a warning); concurrent runs all print the same ID and exactly one item is stored. An ID stored on another machine (its machine ID, cloud instance or product UUID differs) is handled as --on-clone says, and the warning and --json (differs) name what differs; when --on-clone rotate replaces it, --json adds previous_id and reason (clone) and --format env a second line, KEYID_PREVIOUS_DEVICE_ID=.",
             options: [
                 OptionSpec(
                     option: .create, valueName: nil, choices: [],
                     summary: "create and store an ID when none is stored", variable: nil),
+                OptionSpec(
+                    option: .value, valueName: "-", choices: ["-"],
+                    summary:
+                        "with --create, read the ID to store from standard input; it also replaces a clone under --on-clone rotate",
+                    variable: nil, check: .standardInput),
                 service, account, label, onClone, format, json, backend, collection, user, noPrompt, timeout, help,
             ],
             examples: [
@@ -117,11 +128,8 @@ package enum CommandTable {
             discussion:
                 "Replaces the value of the stored item in place with a fresh random ID, or with the ID read from standard input (--value -), and prints the new ID. Duplicate items are removed. The exit status is 1 when no ID is stored. rotate also repairs an item whose value is not a valid ID. --json adds previous_id (the ID replaced, or null) and reason (rotate); --format env prints a second line, KEYID_PREVIOUS_DEVICE_ID= and the ID replaced.",
             options: [
-                OptionSpec(
-                    option: .value, valueName: "-", choices: ["-"],
-                    summary: "read the new ID from standard input instead of making one", variable: nil,
-                    check: .standardInput),
-                service, account, label, derive, format, json, backend, collection, user, noPrompt, timeout, help,
+                value, service, account, label, derive, format, json, backend, collection, user, noPrompt, timeout,
+                help,
             ],
             examples: [
                 ("keyid rotate", "give this machine a new ID"),

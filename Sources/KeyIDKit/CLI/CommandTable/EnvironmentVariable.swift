@@ -1,5 +1,5 @@
 /// keyid's own environment variables, the one place their names are written: defaults for
-/// options, and the machine ID's file. (Those of the session, such as `XDG_RUNTIME_DIR`, are
+/// options, the machine ID's file and the file backend's directory. (Those of the session, such as `XDG_RUNTIME_DIR`, are
 /// ``SystemVariable``s.) The help and the manual page list both.
 package enum EnvironmentVariable: String, CaseIterable, Sendable {
     case service = "KEYID_SERVICE"
@@ -10,6 +10,7 @@ package enum EnvironmentVariable: String, CaseIterable, Sendable {
     case collection = "KEYID_COLLECTION"
     case user = "KEYID_USER"
     case machineIDFile = "KEYID_MACHINE_ID_FILE"
+    case fileDirectory = "KEYID_FILE_DIR"
 
     /// What the variable does, for the help and the manual page.
     package var summary: String {
@@ -22,6 +23,9 @@ package enum EnvironmentVariable: String, CaseIterable, Sendable {
         case .collection: return "default for --collection"
         case .user: return "default for --user"
         case .machineIDFile: return "read the machine ID from this file instead of /etc/machine-id"
+        case .fileDirectory:
+            return
+                "the directory where --backend file keeps IDs, an absolute path (default: $XDG_STATE_HOME/keyid, else \(FileStore.rootDirectory) for root, else ~/.local/state/keyid)"
         }
     }
 }

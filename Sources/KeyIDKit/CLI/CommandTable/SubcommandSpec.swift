@@ -31,11 +31,12 @@ package struct SubcommandSpec: Sendable {
         options.contains { $0.option == option }
     }
 
-    /// keyid's own variables the subcommand reads: the defaults of the options it takes, and
-    /// the machine ID's file when it reads the machine ID. Any other `KEYID_*` variable is
-    /// left alone, whatever its value.
+    /// keyid's own variables the subcommand reads: the defaults of the options it takes, the
+    /// machine ID's file when it reads the machine ID, and the file backend's directory when it
+    /// takes `--backend`. Any other `KEYID_*` variable is left alone, whatever its value.
     package var variables: [EnvironmentVariable] {
         options.compactMap(\.variable) + (readsMachineID ? [.machineIDFile] : [])
+            + (takes(.backend) ? [.fileDirectory] : [])
     }
 
     /// Every variable the subcommand reads that a user sets, with what it does: its own

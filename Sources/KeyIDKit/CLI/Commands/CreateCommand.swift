@@ -1,10 +1,9 @@
-/// `keyid create [--derive APP]`: store a new ID and print it.
+/// `keyid create [--value - | --derive APP]`: store a new ID and print it.
 enum CreateCommand {
-    static func run(_ settings: Settings, _ ids: DeviceIDs, derived: DeviceID?) throws(KeyIDError)
-        -> CommandResult
-    {
+    /// `value` is the ID from standard input or `--derive`; without one a random ID is made.
+    static func run(_ settings: Settings, _ ids: DeviceIDs, value: DeviceID?) throws(KeyIDError) -> CommandResult {
         var result = CommandResult(
-            try ids.create(settings.key, id: derived, details: settings.details, metadata: settings.json),
+            try ids.create(settings.key, id: value, details: settings.details, metadata: settings.json),
             settings: settings)
         result.change = "a new ID was stored"
         return result

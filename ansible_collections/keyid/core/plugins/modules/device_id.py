@@ -29,11 +29,12 @@ attributes:
     support: full
   platform:
     support: full
-    platforms: posix
+    platforms: linux
 options:
   state:
     description:
-      - V(present) stores an ID when none is stored; V(absent) deletes it, and any duplicate items.
+      - V(present) stores an ID when none is stored; V(absent) deletes it, and any duplicate items (also a stored value that
+        is not an ID).
     type: str
     choices: [present, absent]
     default: present
@@ -41,14 +42,43 @@ options:
     description:
       - When O(state=present) and an ID is stored, whether to replace it with a new one.
       - V(never) keeps it, even when keyid says it was stored on another machine (then the task warns).
+      - V(fail) keeps it, and fails the task when it was stored on another machine, with keyid's message and
+        RV(ignore:rc=9), as C(keyid get --on-clone fail) does; nothing is changed.
       - V(on_clone) replaces it only when it was stored on another machine (a cloned disk image, a restored home
         directory), as C(keyid get --on-clone rotate) does.
-      - V(always) replaces it on every run (the task is always changed), and repairs a stored value that is not an ID.
+      - V(always) replaces it on every run (the task is always changed).
+      - A stored value that is not an ID fails the task with keyid's message and RV(ignore:rc=7) with V(never), V(fail) and
+        V(on_clone), and changes nothing; V(always) replaces it with a new ID (the task warns), as do O(id) and O(derive)
+        whatever O(regenerate) says.
     type: str
-    choices: [never, on_clone, always]
+    choices: [never, fail, on_clone, always]
     default: never
+  id:
+    description:
+      - The ID this host must have, for example one restored from an inventory after a reinstall - a UUID, 32 hex digits or a
+        C(urn:uuid:) URN, in any letter case; keyid stores it as a lowercase UUID.
+      - The task is changed only when the stored ID is another one (or none is stored, or the stored value is not an ID).
+        The value reaches keyid on standard input, never on its command line - C(keyid create --value -) when none is
+        stored, which stores it in one step, else C(keyid rotate --value -). A keyid released before C(create) took
+        C(--value) fails such a task with RV(ignore:rc=2) when none is stored, and stores nothing.
+      - A value keyid refuses fails the task with keyid's message and RV(ignore:rc=2), in check mode too, and changes
+        nothing.
+      - Only with O(state=present), and O(regenerate=never) or V(fail). Not with O(derive).
+    type: str
+    version_added: 0.2.0
+  derive:
+    description:
+      - An application ID (a UUID, 32 hex digits or a C(urn:uuid:) URN); the host's ID is the one keyid derives from the
+        machine ID for it (C(keyid derive), as C(systemd-id128 machine-id --app-specific) does), so that it can be
+        computed again from the machine ID and a copy of a disk image with a new machine ID gets a new ID.
+      - The task is changed only when the stored ID is not the derived one. An application ID keyid refuses fails the task
+        with keyid's message and RV(ignore:rc=2).
+      - Only with O(state=present), and O(regenerate=never) or V(fail). Not with O(id).
+    type: str
+    version_added: 0.2.0
 seealso:
   - module: keyid.core.device_id_info
+  - module: keyid.core.device_id_facts
 '''
 
 EXAMPLES = r'''
@@ -60,9 +90,21 @@ EXAMPLES = r'''
   ansible.builtin.debug:
     msg: "device {{ device.id }}"
 
-- name: A server without a Secret Service keeps its ID in a file
+- name: A server without a Secret Service keeps its ID in a file, where cloud-init's keyid (as root) keeps it
   keyid.core.device_id:
     backend: file
+    directory: /var/lib/keyid
+  become: true
+
+- name: Restore the ID an inventory holds for this host
+  keyid.core.device_id:
+    id: "{{ cmdb_device_id }}"
+  no_log: true
+
+- name: The ID derived from the machine ID for one application
+  keyid.core.device_id:
+    service: com.example.agent
+    derive: c273277323db454ea63bb96e79b53e97
 
 - name: Give an application its own ID, replaced when the disk was cloned
   keyid.core.device_id:
@@ -73,7 +115,12 @@ EXAMPLES = r'''
 - name: Say which ID a copy of a disk image had
   ansible.builtin.debug:
     msg: "{{ agent.id }} replaces {{ agent.previous_id }}: {{ agent.differs | join(', ') }} differed"
-  when: agent.reason is defined and agent.reason == 'clone'
+  when: agent.reason == 'clone'
+
+- name: A desktop user's ID, from a task that runs as root
+  keyid.core.device_id:
+    user: alice
+  become: true
 
 - name: Forget the ID
   keyid.core.device_id:
@@ -92,34 +139,34 @@ previous_id:
   description:
     - The ID that was replaced or deleted (in check mode, the one that would be); after a replacement, keyid's own
       C(previous_id), which is the ID it read as it replaced it.
-    - Not returned when the replaced item held no valid ID (O(regenerate=always) repairing it).
-  returned: when an ID was replaced or deleted
+    - Null when none was, and when the replaced item held no valid ID (a repair).
+  returned: always
   type: str
   sample: 6f1d2c9e-0a7b-4b8e-9d3c-2e5f4a1b7c80
 reason:
   description:
     - Why the ID was replaced (in check mode, would be), as keyid's C(reason) says it - V(rotate) for
-      O(regenerate=always), V(clone) for O(regenerate=on_clone), which replaced an ID stored on another machine
-      (RV(differs) says how keyid knew).
-  returned: when an ID was replaced
+      O(regenerate=always), O(id) and O(derive), V(clone) for O(regenerate=on_clone), which replaced an ID stored on another
+      machine (RV(differs) says how keyid knew); null when no ID was replaced.
+  returned: always
   type: str
   choices: [rotate, clone]
   sample: clone
 created:
-  description: When the item was created, ISO 8601 UTC, or null when the keyring does not say.
-  returned: when an ID is stored
+  description: When the item was created, ISO 8601 UTC; null when the keyring does not say, or no ID is stored.
+  returned: always
   type: str
   sample: '2026-11-29T14:28:22Z'
 modified:
-  description: When the item was last changed, ISO 8601 UTC, or null when the keyring does not say.
-  returned: when an ID is stored
+  description: When the item was last changed, ISO 8601 UTC; null when the keyring does not say, or no ID is stored.
+  returned: always
   type: str
   sample: '2026-11-29T14:28:22Z'
 label:
   description:
     - The label a keyring manager shows for the item, or null. Another program may have written it, so each control,
       format or separator character but the space is escaped as C(\u{HEX}), as keyid escapes it in its messages.
-  returned: when an ID is stored
+  returned: always
   type: str
   sample: Device ID for keyid (device-id)
 clone:
@@ -148,34 +195,49 @@ messages:
 keyid:
   description:
     - The JSON object keyid printed last, as it printed it, with any keys newer versions of keyid add (such as
-      C(previous_id), C(reason) and C(differs)), its strings escaped as RV(label) is.
-  returned: when an ID is stored
+      C(previous_id), C(reason) and C(differs)), its strings escaped as RV(label) is; null when no ID is stored.
+  returned: always
   type: dict
   sample: {"id": "0f8fad5b-d9cb-469f-a165-70867728950e", "service": "keyid", "account": "device-id"}
+directory:
+  description:
+    - With O(backend=file), the directory that holds the ID files - O(directory), or the one keyid uses without it; null
+      with O(backend=secret_service).
+  returned: always
+  type: str
+  sample: /var/lib/keyid
+  version_added: 0.2.0
 '''
 
 from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.keyid.core.plugins.module_utils.keyid import (
     ARGUMENT_SPEC,
     INVALID_STORED_VALUE,
+    NO_ITEM,
     KeyID,
     KeyIDError,
+    file_directory,
+    parse_id,
+    warnings,
 )
 
 # What the diff shows for an ID check mode cannot know, and for a stored value that is not one.
 NEW_ID = '(a new ID)'
 NOT_AN_ID = '(a value that is not an ID)'
 # The reason keyid gives for each replacement (its JSON's `reason`).
-REASONS = dict(rotate='rotate', replace_clone='clone')
+REASONS = dict(rotate='rotate', replace_clone='clone', set='rotate')
 
 
-def plan(state, regenerate, current):
+def plan(state, regenerate, current, wanted=None):
     """What to do with the stored item `current` (None: none stored; False: a stored value
-    that is not an ID): 'create', 'rotate', 'replace_clone', 'delete' or None."""
+    that is not an ID), when the ID must be `wanted` (None: any ID): 'create', 'rotate',
+    'replace_clone', 'set' (replace it with `wanted`), 'delete' or None."""
     if state == 'absent':
         return None if current is None else 'delete'
     if current is None:
         return 'create'
+    if wanted is not None:
+        return None if current and current.id == wanted else 'set'
     if current is False or regenerate == 'always':
         return 'rotate'
     if regenerate == 'on_clone' and current.clone:
@@ -183,23 +245,28 @@ def plan(state, regenerate, current):
     return None
 
 
-def apply(keyid, action, regenerate):
+def apply(keyid, action, regenerate, value=None, derive=None):
     """Does `action`; returns the item now stored (None after a delete) and whether anything
-    changed. Another program may act between the read and the write: a create that finds an
-    ID (exit 3) keeps it, and a rotate that finds none creates one."""
+    changed. `value` or `derive` says which ID to store, when one is asked for: a create stores
+    it in one step. Another program may act between the read and the write: a create that
+    finds an ID (exit 3) keeps it (or replaces it with the ID asked for), and a rotate that
+    finds none creates one."""
     if action == 'delete':
         keyid.delete()
         return None, True
+    wanted = value is not None or derive is not None
     if action == 'create':
-        item = keyid.create()
+        item = keyid.create(value=value, derive=derive)
         if item is not None:
             return item, True
-        if regenerate == 'always':
-            return keyid.rotate(), True
-        return keyid.read(), False
-    if action == 'rotate':
-        item = keyid.rotate()
-        return (item, True) if item is not None else (keyid.create() or keyid.read(), True)
+        if item is None and not wanted and regenerate != 'always':
+            return keyid.read(), False
+        return keyid.rotate(value=value, derive=derive), True
+    if action in ('rotate', 'set'):
+        item = keyid.rotate(value=value, derive=derive)
+        if item is not None:
+            return item, True
+        return apply(keyid, 'create', regenerate, value, derive)
     return keyid.replace_clone(), True
 
 
@@ -207,10 +274,12 @@ def replacement(action, current, item):
     """The ID the run replaced or deleted (or, in check mode, would) and why: (previous_id,
     reason), each None when there is none. keyid's own previous_id and reason when it printed
     them; else (keyid older than 0.3.0, check mode, a delete) the ID read before and the
-    action's reason."""
+    action's reason. A create replaces nothing."""
+    if action == 'create':
+        return None, None
     if item is not None and item.replacement is not None:
         return item.replacement
-    previous_id = current.id if current and action in ('rotate', 'replace_clone', 'delete') else None
+    previous_id = current.id if current and action in ('rotate', 'replace_clone', 'set', 'delete') else None
     return previous_id, REASONS.get(action)
 
 
@@ -223,35 +292,50 @@ def main():
         argument_spec=dict(
             ARGUMENT_SPEC,
             state=dict(type='str', default='present', choices=['present', 'absent']),
-            regenerate=dict(type='str', default='never', choices=['never', 'on_clone', 'always']),
+            regenerate=dict(type='str', default='never', choices=['never', 'fail', 'on_clone', 'always']),
+            id=dict(type='str'),
+            derive=dict(type='str'),
         ),
+        mutually_exclusive=[('id', 'derive')],
         supports_check_mode=True,
     )
-    state = module.params['state']
-    regenerate = module.params['regenerate']
+    params = module.params
+    state, regenerate, value, derive = params['state'], params['regenerate'], params['id'], params['derive']
+    if (value is not None or derive is not None) and (state == 'absent' or regenerate in ('on_clone', 'always')):
+        module.fail_json(msg='id and derive go with state=present and regenerate=never or fail')
     keyid = KeyID(module)
 
     try:
+        wanted = None
+        if value is not None:
+            wanted = parse_id(value)
+            if wanted is None:
+                keyid.refuse(value, module.tmpdir + '/keyid-value-check')
+        elif derive is not None:
+            wanted = keyid.derived(derive)
         try:
-            current = keyid.read()
+            current = keyid.read(clone_fails=regenerate == 'fail')
         except KeyIDError as error:
-            # A stored value that is not an ID is still an item: rotate repairs it, delete removes it.
-            if error.rc != INVALID_STORED_VALUE or not (state == 'absent' or regenerate == 'always'):
+            # A stored value that is not an ID is still an item: rotate repairs it, delete
+            # removes it, and the ID asked for replaces it.
+            repaired = state == 'absent' or regenerate == 'always' or wanted is not None
+            if error.rc != INVALID_STORED_VALUE or not repaired:
                 raise
             current = False
-            module.warn(error.message)
-        action = plan(state, regenerate, current)
+            module.warn(error.warning)
+        action = plan(state, regenerate, current, wanted)
 
         if action is None or module.check_mode:
             item = current if action is None else None
             changed = action is not None
         else:
-            item, changed = apply(keyid, action, regenerate)
+            item, changed = apply(keyid, action, regenerate, value=wanted if value is not None else None, derive=derive)
     except KeyIDError as error:
         error.fail(module, changed=False)
 
     read_messages = current.messages if current else []
-    result = dict(changed=changed, id=None, messages=read_messages)
+    result = dict(NO_ITEM, changed=changed, previous_id=None, reason=None, messages=read_messages,
+                  directory=file_directory(params))
     if item is not None:
         result.update(item.result())
         if item is not current:
@@ -261,24 +345,22 @@ def main():
     result['clone'] = bool(current and current.clone or item and item.clone)
     result['differs'] = (item.differs if item else []) or (current.differs if current else [])
     if changed:
-        previous_id, reason = replacement(action, current, item)
-        if previous_id is not None:
-            result['previous_id'] = previous_id
-        if reason is not None:
-            result['reason'] = reason
-    # A clone kept (regenerate=never) is worth a warning; one replaced or deleted is not.
-    if current and current.clone and action is None:
-        for line in current.messages:
-            module.warn(line)
+        result['previous_id'], result['reason'] = replacement(action, current, item)
+    # keyid's warnings, without its prefix; a clone replaced or deleted is no warning, one kept is.
+    kept_clone = current and current.clone and action is None
+    for warning in (warnings(current.messages) if kept_clone else []) + keyid.warnings:
+        module.warn(warning)
 
     before = NOT_AN_ID if current is False else current.id if current else None
     if action is None:
         after = before
     elif state == 'absent':
         after = None
+    elif module.check_mode:
+        after = wanted or NEW_ID
     else:
-        after = result['id'] if not module.check_mode else NEW_ID
-    header = "service '%s', account '%s'" % (module.params['service'], module.params['account'])
+        after = result['id']
+    header = "service '%s', account '%s'" % (params['service'], params['account'])
     result['diff'] = dict(before=diff_text(before), after=diff_text(after), before_header=header, after_header=header)
     module.exit_json(**result)
 

@@ -10,7 +10,8 @@ module: device_id_info
 short_description: Read a device ID that keyid keeps, changing nothing
 version_added: 0.1.0
 description:
-  - Reads the ID stored for one service and account with C(keyid get --json --no-prompt), for facts and reports.
+  - Reads the ID stored for one service and account with C(keyid get --json --no-prompt), for reports;
+    M(keyid.core.device_id_facts) returns every ID as facts.
   - It never creates, replaces or deletes anything, and runs the same in check mode.
   - No stored ID is no failure (RV(exists) is false); keyid's other failures fail the task with keyid's message
     and its exit status in RV(ignore:rc).
@@ -26,9 +27,10 @@ attributes:
     support: none
   platform:
     support: full
-    platforms: posix
+    platforms: linux
 seealso:
   - module: keyid.core.device_id
+  - module: keyid.core.device_id_facts
 '''
 
 EXAMPLES = r'''
@@ -53,20 +55,20 @@ id:
   type: str
   sample: 0f8fad5b-d9cb-469f-a165-70867728950e
 created:
-  description: When the item was created, ISO 8601 UTC, or null when the keyring does not say.
-  returned: when an ID is stored
+  description: When the item was created, ISO 8601 UTC; null when the keyring does not say, or no ID is stored.
+  returned: always
   type: str
   sample: '2026-11-29T14:28:22Z'
 modified:
-  description: When the item was last changed, ISO 8601 UTC, or null when the keyring does not say.
-  returned: when an ID is stored
+  description: When the item was last changed, ISO 8601 UTC; null when the keyring does not say, or no ID is stored.
+  returned: always
   type: str
   sample: '2026-11-29T14:28:22Z'
 label:
   description:
     - The label a keyring manager shows for the item, or null. Another program may have written it, so each control,
       format or separator character but the space is escaped as C(\u{HEX}), as keyid escapes it in its messages.
-  returned: when an ID is stored
+  returned: always
   type: str
   sample: Device ID for keyid (device-id)
 clone:
@@ -90,14 +92,29 @@ messages:
   elements: str
   sample: []
 keyid:
-  description: The JSON object keyid printed, as it printed it, its strings escaped as RV(label) is.
-  returned: when an ID is stored
+  description: The JSON object keyid printed, as it printed it, its strings escaped as RV(label) is; null when no ID is stored.
+  returned: always
   type: dict
   sample: {"id": "0f8fad5b-d9cb-469f-a165-70867728950e", "service": "keyid", "account": "device-id"}
+directory:
+  description:
+    - With O(backend=file), the directory that holds the ID files - O(directory), or the one keyid uses without it; null
+      with O(backend=secret_service).
+  returned: always
+  type: str
+  sample: /var/lib/keyid
+  version_added: 0.2.0
 '''
 
 from ansible.module_utils.basic import AnsibleModule
-from ansible_collections.keyid.core.plugins.module_utils.keyid import ARGUMENT_SPEC, KeyID, KeyIDError
+from ansible_collections.keyid.core.plugins.module_utils.keyid import (
+    ARGUMENT_SPEC,
+    NO_ITEM,
+    KeyID,
+    KeyIDError,
+    file_directory,
+    warnings,
+)
 
 
 def main():
@@ -107,9 +124,14 @@ def main():
         item = keyid.read()
     except KeyIDError as error:
         error.fail(module, changed=False)
-    if item is None:
-        module.exit_json(changed=False, exists=False, id=None, clone=False, differs=[], messages=[])
-    module.exit_json(changed=False, exists=True, **item.result())
+    # keyid's warnings, without its prefix: a clone's among them, since this module keeps it.
+    for warning in keyid.warnings + (warnings(item.messages) if item and item.clone else []):
+        module.warn(warning)
+    result = dict(NO_ITEM, changed=False, exists=item is not None, clone=False, differs=[], messages=[],
+                  directory=file_directory(module.params))
+    if item is not None:
+        result.update(item.result())
+    module.exit_json(**result)
 
 
 if __name__ == '__main__':

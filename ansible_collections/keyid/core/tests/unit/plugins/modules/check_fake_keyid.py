@@ -24,9 +24,11 @@ import subprocess
 import sys
 import tempfile
 
-from ansible_collections.keyid.core.tests.unit.plugins.modules.fake_keyid import FakeKeyID
+from ansible_collections.keyid.core.tests.unit.plugins.modules.fake_keyid import APPLICATION, FIRST_ID, FakeKeyID
 
 OPTIONS = ['--no-prompt', '--timeout', '30', '--service', 'keyid', '--account', 'device-id', '--backend', 'file']
+# `list` takes no account.
+LIST_OPTIONS = ['--no-prompt', '--timeout', '30', '--backend', 'file']
 # Machines: (machine ID file, cloud-init instance ID, product UUID), the last two faked as
 # root; None: not faked. The copies keep the template's machine ID.
 TEMPLATE = ('here', 'i-0a1b2c3d4e5f60718', '4C4C4544-0042-3510-8052-B4C04F4E3232')
@@ -53,24 +55,28 @@ class Check:
             with open(os.path.join(scratch, name), 'w', encoding='utf-8') as machine:
                 machine.write(machine_id + '\n')
 
-    def real(self, machine, arguments):
+    def real(self, machine, arguments, options, data):
         machine_file, instance, product = machine
-        command = [self.keyid] + arguments + OPTIONS
+        command = [self.keyid] + arguments + options
         if instance is not None and self.faked_machines:
             command = ['fake-machine.sh', instance, product, '--'] + command
         environment = dict(os.environ, HOME=self.scratch, XDG_STATE_HOME=os.path.join(self.scratch, 'state'),
                            XDG_CACHE_HOME=os.path.join(self.scratch, 'cache'),
                            KEYID_MACHINE_ID_FILE=os.path.join(self.scratch, machine_file))
-        run = subprocess.run(command, env=environment, capture_output=True, text=True, check=False)
+        # The module's run_command passes `data` and then a newline.
+        run = subprocess.run(command, env=environment, capture_output=True, text=True, check=False,
+                             input=None if data is None else data + '\n')
         return run.returncode, run.stdout, run.stderr
 
-    def run(self, what, machine, *arguments):
-        """Runs keyid ARGUMENTS on `machine` with both; on a copy only as root."""
+    def run(self, what, machine, *arguments, options=None, data=None):
+        """Runs keyid ARGUMENTS on `machine` with both (`data` on standard input); on a copy
+        only as root."""
         if machine in COPIES and not self.faked_machines:
             print('left out (not root): ' + what)
             return
-        real = self.real(machine, list(arguments))
-        fake = self.fake([self.keyid] + list(arguments) + OPTIONS)
+        options = OPTIONS if options is None else options
+        real = self.real(machine, list(arguments), options, data)
+        fake = self.fake([self.keyid] + list(arguments) + options, expand_user_and_vars=False, data=data)
         same = [TIME.sub('<time>', UUID.sub('<id>', str(part))) for part in real] == \
                [TIME.sub('<time>', UUID.sub('<id>', str(part))) for part in fake]
         self.runs += 1
@@ -98,7 +104,14 @@ def main():
         check.run('create', TEMPLATE, 'create', '--json')
         check.run('create, an ID stored', TEMPLATE, 'create', '--json')
         check.run('get', TEMPLATE, 'get', '--json', '--on-clone', 'fail')
+        check.run('list', TEMPLATE, 'list', '--json', '--show', options=LIST_OPTIONS)
         check.run('rotate', TEMPLATE, 'rotate', '--json')
+        check.run('rotate --value -', TEMPLATE, 'rotate', '--json', '--value', '-', data=FIRST_ID.upper())
+        check.run('rotate --value - with a value that is not an ID', TEMPLATE, 'rotate', '--json', '--value', '-',
+                  data='not-an-id')
+        check.run('derive', TEMPLATE, 'derive', APPLICATION, options=[])
+        check.run('derive an application ID that is not one', TEMPLATE, 'derive', '0' * 32, options=[])
+        check.run('rotate --derive', TEMPLATE, 'rotate', '--json', '--derive', APPLICATION)
         if check.faked_machines:
             fake.clone, fake.differs = True, ['instance-id', 'product-uuid']
         for on_clone in ('fail', 'warn'):
@@ -118,8 +131,19 @@ def main():
         check.run('get, a value that is not an ID', ELSEWHERE, 'get', '--json', '--on-clone', 'fail')
         check.run('create, a value that is not an ID', ELSEWHERE, 'create', '--json')
         check.run('rotate, a value that is not an ID', ELSEWHERE, 'rotate', '--json')
+        check.run('list, a value that is not an ID', ELSEWHERE, 'list', '--json', '--show', options=LIST_OPTIONS)
         check.run('delete', ELSEWHERE, 'delete', '--force')
         check.run('delete, nothing stored', ELSEWHERE, 'delete', '--force')
+        check.run('list, nothing stored', ELSEWHERE, 'list', '--json', '--show', options=LIST_OPTIONS)
+        check.run('create --derive', TEMPLATE, 'create', '--json', '--derive', APPLICATION)
+        check.run('create --value -, an ID stored', TEMPLATE, 'create', '--json', '--value', '-', data=FIRST_ID)
+        check.run('create --value - with a value that is not an ID, an ID stored', TEMPLATE,
+                  'create', '--json', '--value', '-', data='not-an-id')
+        check.run('delete before create --value -', TEMPLATE, 'delete', '--force')
+        check.run('create --value - with a value that is not an ID', TEMPLATE, 'create', '--json', '--value', '-',
+                  data='')
+        check.run('create --value -', TEMPLATE, 'create', '--json', '--value', '-', data=FIRST_ID.upper())
+        check.run('get after create --value -', TEMPLATE, 'get', '--json', '--on-clone', 'fail')
     finally:
         shutil.rmtree(scratch)
     if check.differences:

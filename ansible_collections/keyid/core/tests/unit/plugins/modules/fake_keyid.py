@@ -13,6 +13,7 @@ import pytest
 
 from ansible.module_utils import basic
 from ansible.module_utils.testing import patch_module_args
+from ansible_collections.keyid.core.plugins.module_utils.keyid import parse_id
 
 FIRST_ID = '0f8fad5b-d9cb-469f-a165-70867728950e'
 # Any executable file passes the module's check of keyid_path; the fake answers its runs.
@@ -21,6 +22,14 @@ KEY = "service 'keyid', account 'device-id'"
 NOT_FOUND = "keyid: no ID is stored for %s" % KEY
 NOT_AN_ID = "keyid: the item for %s does not hold a valid ID; replace it with 'keyid rotate'" % KEY
 ALREADY_STORED = "keyid: an ID is already stored for %s; read it with 'keyid get' or replace it with 'keyid rotate'" % KEY
+NOT_AN_INPUT_ID = ("keyid: standard input does not hold a valid ID (expected a UUID, 32 hex digits or a urn:uuid: URN); "
+                   "see 'keyid %s --help'")
+EMPTY_INPUT = "keyid: standard input is empty; expected the new ID; see 'keyid %s --help'"
+NOT_AN_APPLICATION = ("keyid: the application ID '%s' is not a 128-bit ID (32 hex digits, a UUID or a urn:uuid: URN, not "
+                      "all zeros); see 'keyid derive --help'")
+# An application ID, and the ID the fake derives for it on every machine.
+APPLICATION = 'c273277323db454ea63bb96e79b53e97'
+DERIVED_ID = 'd3a1e6f2-9b7c-4e5d-8f1a-2b3c4d5e6f70'
 
 # What keyid 0.3.0 calls each signal in a sentence (its MachineSignal.description).
 SIGNAL_NAMES = {'machine-id': 'the machine ID', 'instance-id': 'the cloud instance', 'product-uuid': 'the product UUID'}
@@ -71,7 +80,7 @@ class FakeKeyID:
     messages that name no signal); `label` is the item's label."""
 
     def __init__(self, stored=None, clone=False, differs=('machine-id',), invalid=False, failure=None, printed=None,
-                 release='0.3.0', label='Device ID for keyid (device-id)'):
+                 release='0.3.0', label='Device ID for keyid (device-id)', warnings=()):
         self.stored = stored
         self.clone = clone
         self.differs = list(differs)
@@ -80,7 +89,10 @@ class FakeKeyID:
         self.printed = printed
         self.release = release
         self.label = label
+        self.warnings = list(warnings)
         self.calls = []
+        self.keywords = []
+        self.inputs = []
         self.minted = 0
 
     def mint(self):
@@ -101,12 +113,52 @@ class FakeKeyID:
 
     def __call__(self, args, **kwargs):
         self.calls.append(list(args))
+        self.keywords.append(dict(kwargs))
+        # run_command expands ~ and $VAR in every argument unless told not to: keyid must get
+        # the module's values as they were given.
+        assert kwargs.get('expand_user_and_vars') is False, 'run_command expands %r' % (args,)
+        status, stdout, stderr = self.answer(list(args), kwargs.get('data'))
+        if status in (0, 1) and self.warnings and args[1] != 'derive':
+            stderr = ''.join('keyid: warning: %s\n' % line for line in self.warnings) + stderr
+        return status, stdout, stderr
+
+    def derived(self, application):
+        """The fake's `keyid derive`: one ID for the application APPLICATION, keyid's usage
+        error for an application ID it refuses, and another ID for any other."""
+        if parse_id(application) is None:
+            return None
+        return DERIVED_ID if parse_id(application) == parse_id(APPLICATION) else 'e4b2f7a3-0c8d-4f6e-9a2b-3c4d5e6f7081'
+
+    def answer(self, args, data):
         if self.failure:
             return self.failure[0], '', self.failure[1] + '\n'
         if self.printed is not None:
             return 0, self.printed, ''
         subcommand = args[1]
         on_clone = args[args.index('--on-clone') + 1] if '--on-clone' in args else 'warn'
+        derive = args[args.index('--derive') + 1] if '--derive' in args else None
+        if subcommand == 'derive':
+            derived = self.derived(args[2])
+            return (0, derived + '\n', '') if derived else (2, '', NOT_AN_APPLICATION % args[2] + '\n')
+        if subcommand in ('create', 'rotate') and '--value' in args:
+            # keyid reads and checks the value before it touches the keyring.
+            self.inputs.append(data)
+            value = parse_id(data or '')
+            if value is None:
+                empty = not (data or '').strip(' \t\r\n')
+                return 2, '', (EMPTY_INPUT if empty else NOT_AN_INPUT_ID) % subcommand + '\n'
+        elif derive is not None:
+            value = self.derived(derive)
+        else:
+            value = None
+        if subcommand == 'list':
+            item = [] if self.stored is None and not self.invalid else [json.loads(self.item(), object_pairs_hook=dict)]
+            for entry in item:
+                entry['id'] = None if self.invalid else entry['id']
+                entry['addressable'] = True
+            listed = [dict((key, entry[key]) for key in ('id', 'service', 'account', 'label', 'created', 'modified',
+                                                         'addressable')) for entry in item]
+            return 0, json.dumps(listed, separators=(',', ':'), ensure_ascii=False) + '\n', ''
         refusal, warning, replaced = clone_messages(self.differs, self.release)
         if subcommand == 'get':
             if self.invalid:
@@ -125,13 +177,13 @@ class FakeKeyID:
         if subcommand == 'create':
             if self.stored is not None or self.invalid:
                 return 3, '', ALREADY_STORED + '\n'
-            self.stored = self.mint()
+            self.stored = value or self.mint()
             return 0, self.item(), ''
         if subcommand == 'rotate':
             if self.stored is None and not self.invalid:
                 return 1, '', NOT_FOUND + '\n'
             previous = None if self.invalid else self.stored
-            self.stored, self.clone, self.invalid = self.mint(), False, False
+            self.stored, self.clone, self.invalid = value or self.mint(), False, False
             return 0, self.item(previous_id=previous, reason='rotate'), ''
         if subcommand == 'delete':
             self.stored, self.clone, self.invalid = None, False, False

@@ -4,14 +4,23 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+import yaml
 
 from ansible_collections.keyid.core.plugins.modules import device_id
 from ansible_collections.keyid.core.tests.unit.plugins.modules.fake_keyid import (
+    APPLICATION,
+    CLONE_FAIL,
     CLONE_REPLACED,
     CLONE_WARNING,
+    DERIVED_ID,
     FIRST_ID,
     KEYID,
+    NOT_AN_APPLICATION,
+    NOT_AN_ID,
+    NOT_AN_INPUT_ID,
     FakeKeyID,
     clone_messages,
     run_module,
@@ -28,9 +37,9 @@ def test_creates_an_id_when_none_is_stored_then_changes_nothing(mocker):
     keyid = FakeKeyID()
     first = run(mocker, keyid)
     assert not first.failed and first.result['changed']
-    assert first.result['id'] == keyid.stored and 'previous_id' not in first.result
+    assert first.result['id'] == keyid.stored and first.result['previous_id'] is None
     assert first.result['created'] == '2026-11-29T14:28:22Z' and first.result['clone'] is False
-    assert first.result['differs'] == [] and 'reason' not in first.result
+    assert first.result['differs'] == [] and first.result['reason'] is None
     second = run(mocker, keyid)
     assert not second.failed and not second.result['changed']
     assert second.result['id'] == first.result['id']
@@ -168,9 +177,9 @@ def test_regenerate_never_keeps_a_clone_and_passes_keyids_warning_on(mocker):
     outcome = run(mocker, keyid)
     assert not outcome.result['changed'] and outcome.result['id'] == FIRST_ID
     assert outcome.result['clone'] is True and outcome.result['messages'] == [CLONE_WARNING]
-    assert outcome.result['differs'] == ['machine-id'] and 'reason' not in outcome.result
-    assert 'previous_id' not in outcome.result
-    warn.assert_called_once_with(CLONE_WARNING)
+    assert outcome.result['differs'] == ['machine-id'] and outcome.result['reason'] is None
+    assert outcome.result['previous_id'] is None
+    warn.assert_called_once_with(CLONE_WARNING[len('keyid: warning: '):])
 
 
 @pytest.mark.parametrize('params', [dict(state='absent'), dict(regenerate='always'), dict(regenerate='on_clone')])
@@ -185,7 +194,7 @@ def test_absent_deletes_the_id_and_gives_it_as_previous_id(mocker):
     keyid = FakeKeyID(stored=FIRST_ID)
     outcome = run(mocker, keyid, state='absent', diff=True)
     assert outcome.result['changed'] and outcome.result['previous_id'] == FIRST_ID and outcome.result['id'] is None
-    assert 'reason' not in outcome.result
+    assert outcome.result['reason'] is None
     assert outcome.result['diff'] == dict(before='id: %s\n' % FIRST_ID, after='',
                                           before_header="service 'keyid', account 'device-id'",
                                           after_header="service 'keyid', account 'device-id'")
@@ -200,7 +209,7 @@ def test_a_stored_value_that_is_no_id_fails_unless_it_is_replaced_or_deleted(moc
     outcome = run(mocker, keyid, regenerate='always')
     assert not outcome.failed and outcome.result['changed'] and outcome.result['id'] == keyid.stored
     # keyid's previous_id is null: no ID was replaced, but the item was, by a rotation.
-    assert outcome.result['keyid']['previous_id'] is None and 'previous_id' not in outcome.result
+    assert outcome.result['keyid']['previous_id'] is None and outcome.result['previous_id'] is None
     assert outcome.result['reason'] == 'rotate'
     keyid = FakeKeyID(invalid=True)
     outcome = run(mocker, keyid, state='absent', diff=True)
@@ -208,16 +217,21 @@ def test_a_stored_value_that_is_no_id_fails_unless_it_is_replaced_or_deleted(moc
     assert outcome.result['diff']['before'] == 'id: (a value that is not an ID)\n' and outcome.result['diff']['after'] == ''
 
 
-def test_an_id_created_meanwhile_by_another_program_is_kept(mocker):
-    keyid = FakeKeyID()
+def racing(keyid, other):
+    """`keyid`, with another program storing `other` just before the module's create."""
     original = keyid.__call__
 
     def race(args, **kwargs):
         if args[1] == 'create' and keyid.stored is None:
-            keyid.stored = FIRST_ID
+            keyid.stored = other
         return original(args, **kwargs)
 
-    outcome = run(mocker, race)
+    return race
+
+
+def test_an_id_created_meanwhile_by_another_program_is_kept(mocker):
+    keyid = FakeKeyID()
+    outcome = run(mocker, racing(keyid, FIRST_ID))
     assert not outcome.failed and not outcome.result['changed'] and outcome.result['id'] == FIRST_ID
 
 
@@ -304,3 +318,176 @@ def test_usage_mistakes_are_caught_by_the_argument_spec(mocker, params):
     keyid = FakeKeyID()
     outcome = run(mocker, keyid, **params)
     assert outcome.failed and keyid.calls == []
+
+
+def test_keyid_gets_every_value_as_given_nothing_expanded(mocker, monkeypatch):
+    monkeypatch.setenv('HOME', '/home/expanded')
+    keyid = FakeKeyID(stored=FIRST_ID)
+    run(mocker, keyid, service='~/$HOME', account='${USER}', collection='~', user='$LOGNAME')
+    assert keyid.calls[0][-10:] == ['--service', '~/$HOME', '--account', '${USER}', '--backend', 'secret-service',
+                                    '--collection', '~', '--user', '$LOGNAME']
+    assert [kwargs['expand_user_and_vars'] for kwargs in keyid.keywords] == [False]
+
+
+def test_the_fake_refuses_a_run_command_that_expands():
+    with pytest.raises(AssertionError):
+        FakeKeyID()([KEYID, 'get', '--json'])
+
+
+RETURN_KEYS = set(yaml.safe_load(device_id.RETURN))
+
+
+@pytest.mark.parametrize('stored, params', [
+    (None, dict()), (FIRST_ID, dict()), (FIRST_ID, dict(state='absent')), (None, dict(state='absent')),
+    (FIRST_ID, dict(regenerate='always')), (None, dict(id=FIRST_ID)),
+])
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_every_documented_return_value_is_always_returned(mocker, stored, params, check_mode):
+    outcome = run(mocker, FakeKeyID(stored=stored), check_mode=check_mode, **params)
+    assert not outcome.failed and RETURN_KEYS <= set(outcome.result), RETURN_KEYS - set(outcome.result)
+
+
+def test_an_id_is_stored_from_standard_input_never_on_the_command_line(mocker):
+    keyid = FakeKeyID()
+    outcome = run(mocker, keyid, id='0F8FAD5BD9CB469FA16570867728950E', diff=True)
+    assert not outcome.failed and outcome.result['changed'] and outcome.result['id'] == FIRST_ID == keyid.stored
+    assert outcome.result['previous_id'] is None and outcome.result['reason'] is None
+    assert outcome.result['diff']['before'] == '' and outcome.result['diff']['after'] == 'id: %s\n' % FIRST_ID
+    # One step: keyid stores the ID asked for, and no other ID is ever stored meanwhile.
+    assert keyid.subcommands() == ['get', 'create'] and keyid.calls[-1][2:5] == ['--json', '--value', '-']
+    assert keyid.minted == 0
+    assert keyid.inputs == [FIRST_ID] and not any(FIRST_ID.replace('-', '') in ''.join(call).lower().replace('-', '')
+                                                  for call in keyid.calls)
+
+
+@pytest.mark.parametrize('given', [FIRST_ID, FIRST_ID.upper(), 'urn:uuid:' + FIRST_ID, FIRST_ID.replace('-', '')])
+def test_an_id_already_stored_in_any_form_changes_nothing(mocker, given):
+    keyid = FakeKeyID(stored=FIRST_ID)
+    outcome = run(mocker, keyid, id=given)
+    assert not outcome.failed and not outcome.result['changed'] and keyid.subcommands() == ['get']
+
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_another_id_replaces_the_stored_one(mocker, check_mode):
+    other = '6f1d2c9e-0a7b-4b8e-9d3c-2e5f4a1b7c80'
+    keyid = FakeKeyID(stored=other)
+    outcome = run(mocker, keyid, id=FIRST_ID, check_mode=check_mode, diff=True)
+    assert outcome.result['changed'] and outcome.result['previous_id'] == other and outcome.result['reason'] == 'rotate'
+    assert outcome.result['diff']['after'] == 'id: %s\n' % FIRST_ID
+    assert keyid.stored == (other if check_mode else FIRST_ID)
+    assert keyid.subcommands() == (['get'] if check_mode else ['get', 'rotate'])
+
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_an_id_keyid_refuses_fails_with_its_message_and_changes_nothing(mocker, check_mode):
+    keyid = FakeKeyID(stored=FIRST_ID)
+    outcome = run(mocker, keyid, id='not-an-id', check_mode=check_mode)
+    assert outcome.failed and outcome.result['rc'] == 2 and outcome.result['msg'] == NOT_AN_INPUT_ID % 'rotate'
+    assert keyid.stored == FIRST_ID and keyid.inputs == ['not-an-id']
+    # keyid checked the value with the file backend in a directory of the module's own.
+    assert keyid.calls[0][-2:] == ['--backend', 'file'] and keyid.keywords[0]['environ_update']['KEYID_FILE_DIR']
+
+
+def test_an_id_created_meanwhile_by_another_program_is_replaced_by_the_id_asked_for(mocker):
+    other = '6f1d2c9e-0a7b-4b8e-9d3c-2e5f4a1b7c80'
+    keyid = FakeKeyID()
+    outcome = run(mocker, racing(keyid, other), id=FIRST_ID)
+    assert not outcome.failed and outcome.result['changed'] and outcome.result['id'] == FIRST_ID == keyid.stored
+    assert keyid.subcommands() == ['get', 'create', 'rotate'] and keyid.inputs == [FIRST_ID, FIRST_ID]
+
+
+def test_a_value_that_is_no_id_is_replaced_by_the_id_asked_for(mocker):
+    keyid = FakeKeyID(invalid=True)
+    outcome = run(mocker, keyid, id=FIRST_ID)
+    assert not outcome.failed and outcome.result['changed'] and keyid.stored == FIRST_ID
+
+
+def test_derive_stores_the_derived_id_and_keeps_it(mocker):
+    keyid = FakeKeyID()
+    outcome = run(mocker, keyid, derive=APPLICATION)
+    assert outcome.result['changed'] and outcome.result['id'] == DERIVED_ID == keyid.stored
+    assert keyid.subcommands() == ['derive', 'get', 'create'] and keyid.calls[-1][2:5] == ['--json', '--derive', APPLICATION]
+    assert keyid.calls[0] == [KEYID, 'derive', APPLICATION]
+    assert not run(mocker, keyid, derive=APPLICATION).result['changed']
+    keyid = FakeKeyID(stored=FIRST_ID)
+    outcome = run(mocker, keyid, derive=APPLICATION)
+    assert outcome.result['changed'] and outcome.result['previous_id'] == FIRST_ID and keyid.stored == DERIVED_ID
+    assert keyid.calls[-1][1:5] == ['rotate', '--json', '--derive', APPLICATION]
+
+
+def test_an_application_id_keyid_refuses_fails_with_its_message(mocker):
+    keyid = FakeKeyID()
+    outcome = run(mocker, keyid, derive='0' * 32)
+    assert outcome.failed and outcome.result['rc'] == 2 and outcome.result['msg'] == NOT_AN_APPLICATION % ('0' * 32)
+    assert keyid.subcommands() == ['derive']
+
+
+@pytest.mark.parametrize('params', [dict(id=FIRST_ID, derive=APPLICATION), dict(id=FIRST_ID, state='absent'),
+                                    dict(derive=APPLICATION, regenerate='always'), dict(id=FIRST_ID, regenerate='on_clone')])
+def test_id_and_derive_go_with_present_and_never_or_fail(mocker, params):
+    keyid = FakeKeyID()
+    outcome = run(mocker, keyid, **params)
+    assert outcome.failed and keyid.calls == []
+
+
+@pytest.mark.parametrize('check_mode', [False, True])
+def test_regenerate_fail_fails_on_a_clone_with_keyids_refusal_and_changes_nothing(mocker, check_mode):
+    keyid = FakeKeyID(stored=FIRST_ID, clone=True)
+    outcome = run(mocker, keyid, regenerate='fail', check_mode=check_mode)
+    assert outcome.failed and outcome.result['rc'] == 9 and outcome.result['msg'] == CLONE_FAIL
+    assert keyid.stored == FIRST_ID and keyid.subcommands() == ['get']
+    keyid = FakeKeyID(stored=FIRST_ID)
+    outcome = run(mocker, keyid, regenerate='fail')
+    assert not outcome.failed and not outcome.result['changed'] and outcome.result['id'] == FIRST_ID
+
+
+@pytest.mark.parametrize('regenerate, fails', [('never', True), ('fail', True), ('on_clone', True), ('always', False)])
+def test_what_each_regenerate_does_with_a_value_that_is_no_id(mocker, regenerate, fails):
+    keyid = FakeKeyID(invalid=True)
+    warn = mocker.patch.object(device_id.AnsibleModule, 'warn')
+    outcome = run(mocker, keyid, regenerate=regenerate)
+    assert outcome.failed is fails and keyid.invalid is fails
+    if fails:
+        assert outcome.result['rc'] == 7 and outcome.result['msg'] == NOT_AN_ID
+    else:
+        assert outcome.result['changed'] and outcome.result['id'] == keyid.stored
+        warn.assert_called_once_with(NOT_AN_ID[len('keyid: '):])
+
+
+def test_keyids_warnings_become_the_tasks_without_its_prefix(mocker):
+    duplicates = "2 items hold an ID for service 'keyid', account 'device-id'; using the newest"
+    keyid = FakeKeyID(stored=FIRST_ID, warnings=[duplicates])
+    warn = mocker.patch.object(device_id.AnsibleModule, 'warn')
+    outcome = run(mocker, keyid)
+    warn.assert_called_once_with(duplicates)
+    assert outcome.result['messages'] == ['keyid: warning: ' + duplicates]
+
+
+def test_the_file_backends_directory_is_passed_and_returned(mocker):
+    keyid = FakeKeyID(stored=FIRST_ID)
+    outcome = run(mocker, keyid, backend='file', directory='/var/lib/keyid')
+    assert outcome.result['directory'] == '/var/lib/keyid'
+    assert keyid.keywords[0]['environ_update'] == {'KEYID_FILE_DIR': '/var/lib/keyid'}
+    keyid = FakeKeyID(stored=FIRST_ID)
+    outcome = run(mocker, keyid, directory='/var/lib/keyid')
+    assert outcome.result['directory'] is None and not keyid.keywords[0]['environ_update']
+
+
+def test_without_a_directory_the_one_keyid_uses_is_returned(mocker, monkeypatch):
+    monkeypatch.setenv('XDG_STATE_HOME', '/srv/state')
+    assert run(mocker, FakeKeyID(stored=FIRST_ID), backend='file').result['directory'] == '/srv/state/keyid'
+    monkeypatch.delenv('XDG_STATE_HOME')
+    expected = '/var/lib/keyid' if os.geteuid() == 0 else os.path.expanduser('~/.local/state/keyid')
+    assert run(mocker, FakeKeyID(stored=FIRST_ID), backend='file').result['directory'] == expected
+
+
+def test_a_relative_directory_fails_before_keyid_runs(mocker):
+    keyid = FakeKeyID()
+    outcome = run(mocker, keyid, backend='file', directory='state/keyid')
+    assert outcome.failed and 'absolute' in outcome.result['msg'] and keyid.calls == []
+
+
+def test_keyring_is_another_name_for_collection(mocker):
+    keyid = FakeKeyID(stored=FIRST_ID)
+    run(mocker, keyid, keyring='login')
+    assert keyid.calls[0][-2:] == ['--collection', 'login']
