@@ -251,11 +251,12 @@ package final class SecretServiceStore: SecretStore {
 
     package func beginOperation() { changed = false }
 
-    package func reconnect(after error: KeyIDError) -> Bool {
+    package func reconnect(after error: KeyIDError, rereading: Bool) -> Bool {
         guard case .failed(.keyring(let failure)) = error, failure.meansLostConnection else { return false }
-        // A session the provider does not know was refused before anything was done; a closed
-        // connection may have taken a change with it, unless none was sent.
-        guard failure.domain == GErrorCode.noSession || !changed else { return false }
+        // Once a change was sent, the provider may have carried it out, whatever failed after
+        // it (a session refused by a provider that restarted since the change included): only
+        // a read may run again.
+        guard rereading || !changed else { return false }
         dropConnection()
         return true
     }
