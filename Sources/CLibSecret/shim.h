@@ -2,13 +2,14 @@
 #define KEYID_CLIBSECRET_SHIM_H
 
 /*
- * libsecret (and the GLib, GObject and GIO it is built on), as keyid uses it. SecretPrompt's
- * calls are marked unstable upstream and need SECRET_API_SUBJECT_TO_CHANGE.
- * The helpers below stand in for what Swift cannot call: variadic constructors and macros
- * such as G_VARIANT_TYPE.
+ * libsecret (and the GLib, GObject and GIO it is built on), as keyid uses it: its stable
+ * headers only (libsecret 0.20.5's secret.h includes secret-prompt.h unconditionally; only
+ * secret-paths.h needs SECRET_API_SUBJECT_TO_CHANGE, and keyid calls nothing of it).
+ * The keyid_ functions below, and a GObject subclass of SecretService, stand in for what Swift
+ * cannot call (variadic constructors, macros such as G_VARIANT_TYPE, GObject class set-up) and
+ * hold the waits that must run in C (a connection's close, GLib's log handlers).
  */
 
-#define SECRET_API_SUBJECT_TO_CHANGE 1
 #include <libsecret/secret.h>
 
 /* A new GVariantType from its type string, for g_variant_type_free; NULL when the string is
@@ -24,7 +25,9 @@ static inline GVariant *keyid_variant_bytes(gconstpointer data, gsize length) {
 
 /*
  * libsecret's SecretPrompt for the prompt at `path`, addressed to the provider's unique bus
- * name `owner`: no name lookup, no activation, no properties, so setting it up sends nothing.
+ * name `owner`: no name lookup, no activation, no properties, so setting it up waits for no
+ * reply (running it, secret_prompt_perform subscribes to Completed and watches the owner:
+ * AddMatch calls and a GetNameOwner, not waited for).
  * (libsecret's own prompt helpers look the name up with blocking calls, and their completion
  * handler never completes a prompt that ended without a result.)
  */
@@ -90,6 +93,28 @@ static inline void keyid_service_open(GDBusConnection *connection, GCancellable 
                                "g-connection", connection, "flags", SECRET_SERVICE_NONE, NULL);
 }
 
+/* The set-up's outcome, as secret_service_open_finish hands it over, but a failure whole: its
+ * SecretService's init_finish strips the D-Bus error name from the error (libsecret 0.20.5,
+ * secret-service.c), so a failed set-up's error is taken from its task here first. */
+static inline SecretService *keyid_service_open_finish(GAsyncResult *result, GError **error) {
+    if (G_IS_TASK(result) && g_task_had_error(G_TASK(result))) {
+        g_task_propagate_boolean(G_TASK(result), error);
+        return NULL;
+    }
+    return secret_service_open_finish(result, error);
+}
+
+/* A prompt's outcome, as secret_prompt_perform_finish hands it over, but a failure whole:
+ * secret_prompt_perform_finish strips the D-Bus error name from a failed Prompt call's error
+ * (libsecret 0.20.5, secret-prompt.c), so it is taken from the task here first. */
+static inline GVariant *keyid_prompt_finish(SecretPrompt *prompt, GAsyncResult *result, GError **error) {
+    if (G_IS_TASK(result) && g_task_had_error(G_TASK(result))) {
+        g_task_propagate_boolean(G_TASK(result), error);
+        return NULL;
+    }
+    return secret_prompt_perform_finish(prompt, result, error);
+}
+
 /* The bus name libsecret addresses the Secret Service by: $SECRET_SERVICE_BUS_NAME, else
  * org.freedesktop.secrets (as libsecret's get_default_bus_name reads it). */
 static inline const gchar *keyid_service_bus_name(void) {
@@ -116,12 +141,6 @@ static inline GDBusConnection *keyid_connection_new_sync(const gchar *address, G
         NULL, NULL, error);
 }
 
-/* Closes a connection (flushing what is queued) and drops the caller's reference. */
-static inline void keyid_connection_close(GDBusConnection *connection) {
-    g_dbus_connection_close(connection, NULL, NULL, NULL);
-    g_object_unref(connection);
-}
-
 static gboolean keyid_timer_fired(gpointer data) {
     (void)data;
     return G_SOURCE_REMOVE;
@@ -137,32 +156,96 @@ static inline void keyid_context_iterate_until(GMainContext *context, guint mill
     g_source_unref(timer);
 }
 
-/* Whether a flush completed, and whether its waiter gave up (then the callback frees it). */
+/* What a close waits for: GIO calls (a flush, the close) whose completions are delivered in
+ * `context`, and the end of the connection object, which the replies of the calls the close
+ * failed (G_IO_ERROR_CLOSED) and GDBus's "closed" signal hold until they are dispatched there.
+ * Over once `outstanding` is 0. Holds a reference to the context until it is freed. */
 typedef struct {
-    gboolean done, abandoned;
-} KeyidFlush;
+    GMainContext *context;
+    gint outstanding;
+} KeyidPending;
 
-static void keyid_flushed(GObject *source, GAsyncResult *result, gpointer data) {
-    KeyidFlush *flush = data;
-    g_dbus_connection_flush_finish(G_DBUS_CONNECTION(source), result, NULL);
-    if (flush->abandoned)
-        g_free(flush);
-    else
-        flush->done = TRUE;
+static void keyid_pending_completed(GObject *source, GAsyncResult *result, gpointer data) {
+    (void)source;
+    (void)result;
+    KeyidPending *pending = data;
+    /* Once outstanding is 0 the waiter may free `pending` at once (this may be another thread). */
+    GMainContext *context = g_main_context_ref(pending->context);
+    g_atomic_int_dec_and_test(&pending->outstanding);
+    g_main_context_wakeup(context);
+    g_main_context_unref(context);
 }
 
-/* Writes what is queued on `connection` (closing a connection drops what is still queued),
- * iterating `context`, the thread's default, for at most `milliseconds`. */
-static inline void keyid_connection_flush(GDBusConnection *connection, GMainContext *context, guint milliseconds) {
-    KeyidFlush *flush = g_new0(KeyidFlush, 1);
+/* The connection's last reference went, in whichever thread let go of it. */
+static void keyid_pending_finalized(gpointer data, GObject *connection) {
+    (void)connection;
+    keyid_pending_completed(NULL, NULL, data);
+}
+
+/* Iterates the context of `pending` until all it waits for is over (TRUE, and it is freed) or
+ * `deadline` (g_get_monotonic_time's clock) passed; 0: dispatches what is ready, without
+ * waiting, when no other thread holds the context. */
+static inline gboolean keyid_pending_wait(KeyidPending *pending, gint64 deadline) {
+    if (deadline == 0 && g_main_context_acquire(pending->context)) {
+        for (int budget = 100; g_atomic_int_get(&pending->outstanding) > 0 && budget > 0; budget--)
+            if (!g_main_context_iteration(pending->context, FALSE))
+                break;
+        g_main_context_release(pending->context);
+    }
+    while (g_atomic_int_get(&pending->outstanding) > 0 && g_get_monotonic_time() < deadline)
+        keyid_context_iterate_until(pending->context, (guint)((deadline - g_get_monotonic_time()) / 1000 + 1));
+    if (g_atomic_int_get(&pending->outstanding) > 0)
+        return FALSE;
+    g_main_context_unref(pending->context);
+    g_free(pending);
+    return TRUE;
+}
+
+/* Closes `connection` and drops the caller's reference, after writing what is queued when
+ * `flush` (closing discards the queue: a session's Close posted without a wait). Waits in
+ * `context`, the thread's default, where GDBus completes them, for the flush, the close and
+ * the connection's end (see KeyidPending), at most `milliseconds` in all. NULL when all is
+ * over; else what is still to come in that context, to wait for there (keyid_pending_wait)
+ * before the context is let go: nothing is left queued in a context no one iterates. */
+static inline KeyidPending *keyid_connection_close(GDBusConnection *connection, GMainContext *context,
+                                                   gboolean flush, guint milliseconds) {
     gint64 deadline = g_get_monotonic_time() + (gint64)milliseconds * 1000;
-    g_dbus_connection_flush(connection, NULL, keyid_flushed, flush);
-    while (!flush->done && g_get_monotonic_time() < deadline)
-        keyid_context_iterate_until(context, (guint)((deadline - g_get_monotonic_time()) / 1000 + 1));
-    if (flush->done)
-        g_free(flush);
-    else
-        flush->abandoned = TRUE;
+    KeyidPending *pending = g_new0(KeyidPending, 1);
+    pending->context = g_main_context_ref(context);
+    pending->outstanding = 2;  /* the close, and the connection's end */
+    g_object_weak_ref(G_OBJECT(connection), keyid_pending_finalized, pending);
+    if (flush && !g_dbus_connection_is_closed(connection)) {
+        g_atomic_int_inc(&pending->outstanding);
+        g_dbus_connection_flush(connection, NULL, keyid_pending_completed, pending);
+        for (gint64 flushed = MIN(deadline, g_get_monotonic_time() + 250 * 1000);
+             g_atomic_int_get(&pending->outstanding) > 2 && g_get_monotonic_time() < flushed;)
+            keyid_context_iterate_until(context, (guint)((flushed - g_get_monotonic_time()) / 1000 + 1));
+    }
+    g_dbus_connection_close(connection, NULL, keyid_pending_completed, pending);
+    g_object_unref(connection);
+    return keyid_pending_wait(pending, deadline) ? NULL : pending;
+}
+
+static void keyid_log_nothing(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)domain;
+    (void)level;
+    (void)message;
+    (void)data;
+}
+
+/* Drops what libsecret logs (warnings about malformed replies, which keyid reports as
+ * failures), once a process: a library must not print. `everything`, for the keyid command's
+ * own process: GLib's messages of every domain too, so that each failure is one line, keyid's.
+ * Fatal errors are left to GLib. */
+static inline void keyid_quiet_log(gboolean everything) {
+    static gsize quieted = 0;
+    if (g_once_init_enter(&quieted)) {
+        GLogLevelFlags levels = G_LOG_LEVEL_MASK & ~(G_LOG_LEVEL_ERROR | G_LOG_FLAG_FATAL);
+        g_log_set_handler("libsecret", levels, keyid_log_nothing, NULL);
+        if (everything)
+            g_log_set_default_handler(keyid_log_nothing, NULL);
+        g_once_init_leave(&quieted, 1);
+    }
 }
 
 /* Dispatches what is ready in `context`, at most `budget` sources, without waiting. */

@@ -104,6 +104,37 @@ struct HostileProviderTests {
         #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
     }
 
+    @Test(
+        "the provider forgets the session right after a write: create prints the ID it stored, rotate sends one SetSecret",
+        arguments: [["create", "--account", "other"], ["rotate", "--json"]])
+    func sessionForgottenAfterWrite(arguments: [String]) throws {
+        let session = try HostileSession.start(.forgetSessionAfterWrite)
+        defer { session.stop() }
+        let outcome = try session.run(arguments + ["--timeout", "\(Self.timeout)", "--no-prompt"])
+        let writes = session.writes()
+        let context = "exit \(outcome.status), stderr \(outcome.stderr.debugDescription), writes \(writes)"
+        #expect(outcome.status == 0 && outcome.stderr.isEmpty, "\(context)")
+        let write = arguments[0] == "create" ? "CreateItem " : "SetSecret "
+        #expect(writes.filter { $0.hasPrefix(write) }.count == 1, "\(context)")
+        // What it printed is what the keyring holds now.
+        let stored = try session.run(["get"] + arguments.dropFirst().filter { $0 != "--json" })
+        #expect(Self.isIDLine(stored.stdout) && outcome.stdout.contains(stored.stdout.dropLast()), "\(context)")
+        #expect(stored.stdout != HostileSession.storedID + "\n", "\(context)")
+    }
+
+    @Test("a failed Prompt call and a failed call keep the provider's D-Bus error name, however odd")
+    func oddErrorNames() throws {
+        for (mode, arguments) in [(HostileMode.promptError, ["get", "--create"]), (.errorText, ["get"])] {
+            let session = try HostileSession.start(mode)
+            defer { session.stop() }
+            let outcome = try session.run(arguments + ["--timeout", "5"])
+            let context = "\(mode.rawValue): exit \(outcome.status), stderr \(outcome.stderr.debugDescription)"
+            #expect(outcome.status == 8, "\(context)")
+            #expect(outcome.stderr.contains("(_0dd.__.Err0r_N4me_.x 0)"), "\(context)")
+            #expect(session.writes().isEmpty, "\(context)")
+        }
+    }
+
     /// Whether `text` is one ID in the default format and a newline.
     static func isIDLine(_ text: String) -> Bool {
         text.wholeMatch(of: /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\n/) != nil
@@ -139,6 +170,8 @@ enum HostileMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case signalFlood = "signal-flood"
     case vanishedItem = "vanished-item"
     case lockedAfterSearch = "locked-after-search"
+    case forgetSessionAfterWrite = "forget-session-after-write"
+    case promptError = "prompt-error"
 
     var testDescription: String { rawValue }
 }
@@ -156,11 +189,13 @@ enum HostileCommand: String, CaseIterable, Sendable, CustomTestStringConvertible
     /// always holds an item for the key, so no run may create one.
     func expectation(in mode: HostileMode) -> HostileExpectation {
         switch (mode, self) {
-        // Signals keyid never subscribes to change nothing, and an item gone since the search
-        // is dropped: it behaves as with a good provider.
-        case (.good, .rotate), (.collectionSignals, .rotate), (.signalFlood, .rotate), (.vanishedItem, .rotate):
+        // Signals keyid never subscribes to change nothing, an item gone since the search is
+        // dropped, and a session forgotten after a write is opened again to read: it behaves
+        // as with a good provider.
+        case (.good, .rotate), (.collectionSignals, .rotate), (.signalFlood, .rotate), (.vanishedItem, .rotate),
+            (.forgetSessionAfterWrite, .rotate):
             return HostileExpectation(statuses: [0], stores: true)
-        case (.good, _), (.collectionSignals, _), (.signalFlood, _), (.vanishedItem, _):
+        case (.good, _), (.collectionSignals, _), (.signalFlood, _), (.vanishedItem, _), (.forgetSessionAfterWrite, _):
             return HostileExpectation(statuses: [0])
         // rotate replaces the value without reading it, and repairs one that is not an ID.
         case (.notAnID, .rotate), (.huge, .rotate), (.noSecret, .rotate), (.otherItem, .rotate),
@@ -171,7 +206,7 @@ enum HostileCommand: String, CaseIterable, Sendable, CustomTestStringConvertible
         case (.stall, _):
             return HostileExpectation(statuses: [6])
         // The item is locked, and --no-prompt does not ask to unlock it.
-        case (.vanishInPrompt, _), (.badCompleted, _):
+        case (.vanishInPrompt, _), (.badCompleted, _), (.promptError, _):
             return HostileExpectation(statuses: [4])
         // Locked between the search and the read of its value: locked, not a failed read.
         case (.lockedAfterSearch, _):

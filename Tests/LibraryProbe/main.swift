@@ -16,6 +16,9 @@ import KeyIDKit
 //   keyid-library-probe get SERVICE ACCOUNT MILLISECONDS   one get with that timeout
 //   keyid-library-probe quiet SERVICE ACCOUNT              every operation; prints nothing
 //   keyid-library-probe diagnose                           diagnose's checks, one a line
+//   keyid-library-probe soak N SERVICE ACCOUNT             N instances made, used (getOrCreate)
+//                                                          and dropped; prints "fds THREADS RSS"
+//                                                          (KiB) after the 100th and after the last
 //
 // Results go to standard output, one per line: an ID, or "error STATUS MESSAGE".
 
@@ -82,10 +85,34 @@ func holdGLibSharedConnection() -> String {
     return String(cString: unique)
 }
 
+/// The process's open file descriptors, threads and resident memory (KiB), from /proc.
+func footprint() -> String {
+    func entries(_ directory: String) -> Int {
+        guard let stream = opendir(directory) else { return -1 }
+        defer { closedir(stream) }
+        var count = 0
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { count += 1 }
+        }
+        return count
+    }
+    var statm = [CChar](repeating: 0, count: 128)
+    let file = fopen("/proc/self/statm", "r")
+    defer { if let file { fclose(file) } }
+    let pages = file.flatMap { fgets(&statm, 128, $0) } != nil ? String(cString: statm).split(separator: " ") : []
+    let resident = pages.count > 1 ? (Int(pages[1]) ?? 0) * sysconf(Int32(_SC_PAGESIZE)) / 1024 : -1
+    return "\(entries("/proc/self/fd")) \(entries("/proc/self/task")) \(resident)"
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
-let needed = ["race": 4, "instances": 4, "repeat": 4, "get": 4, "hold": 3, "shared-hold": 3, "quiet": 3, "diagnose": 1]
+let needed = [
+    "race": 4, "instances": 4, "repeat": 4, "get": 4, "hold": 3, "shared-hold": 3, "quiet": 3, "diagnose": 1, "soak": 4,
+]
 guard let command = arguments.first, let count = needed[command], arguments.count >= count else {
-    line("usage: keyid-library-probe race|instances|hold|shared-hold|repeat|get|quiet|diagnose ...")
+    line("usage: keyid-library-probe race|instances|hold|shared-hold|repeat|get|quiet|diagnose|soak ...")
     exit(2)
 }
 switch arguments[0] {
@@ -126,6 +153,22 @@ case "get":
     let milliseconds = Int(arguments[3]) ?? 1000
     let ids = try DeviceIDs(options: .init(timeout: .milliseconds(milliseconds)))
     line(describe { () throws(KeyIDError) in try ids.get(service: service, account: account) })
+case "soak":
+    let count = max(Int(arguments[1]) ?? 1000, 100)
+    let (service, account) = (arguments[2], arguments[3])
+    for index in 1...count {
+        let result = describe { () throws(KeyIDError) in
+            try DeviceIDs().getOrCreate(service: service, account: account)
+        }
+        if result.hasPrefix("error") {
+            line(result)
+            exit(1)
+        }
+        // The last figures once GLib's own threads are idle again (a connect's worker thread
+        // may still hold what it used for a moment after the call returned).
+        if index == count { usleep(200_000) }
+        if index == 100 || index == count { line(footprint()) }
+    }
 case "diagnose":
     try DeviceIDs().diagnose { check in line("\(check.status.rawValue) \(check.name): \(check.detail)") }
 case "quiet":

@@ -40,9 +40,7 @@ final class LibSecretConnection {
         guard isOwnedByThisProcess else { return }
         withContext {
             g_object_unref(service)
-            keyid_connection_flush(connection, context, 250)  // what was posted (a session's Close)
-            keyid_connection_close(connection)
-            keyid_context_dispatch(context, 1000)
+            Self.finishLater(keyid_connection_close(connection, context, abandoned ? 0 : 1, 1000))
         }
         g_main_context_unref(context)
     }
@@ -74,7 +72,7 @@ final class LibSecretConnection {
         -> LibSecretConnection
     {
         try claimGDBusThread()
-        quietGLibLog(ownsProcess: ownsProcess)
+        keyid_quiet_log(ownsProcess ? 1 : 0)
         // GSocket's class set-up ignores SIGPIPE for the whole process; GDBus sends with
         // MSG_NOSIGNAL on Linux, so the host's disposition is put back.
         let restoreSIGPIPE = POSIX.signalDisposition(SIGPIPE)
@@ -115,7 +113,7 @@ final class LibSecretConnection {
         defer {
             if opened == nil {
                 if let service { g_object_unref(service) }
-                keyid_connection_close(connection)
+                finishLater(keyid_connection_close(connection, context, 0, 1000))
             }
         }
         let opening = Slot()
@@ -126,7 +124,7 @@ final class LibSecretConnection {
             Self.introduction.member, encode(.tuple(Self.introduction.arguments)), nil, G_DBUS_CALL_FLAGS_NONE,
             milliseconds(until: deadline), cancellable, finished, introduction.retained)
         try complete([opening, introduction])
-        service = secret_service_open_finish(opening.result, &error)
+        service = keyid_service_open_finish(opening.result, &error)
         guard let service, error == nil else {
             throw failure(error, connectOperation) ?? .providerLeft(connectOperation)
         }
@@ -149,6 +147,13 @@ final class LibSecretConnection {
 
     /// Abandoned connections whose requests have not all ended yet.
     private static let abandonedConnections = ThreadLock<[LibSecretConnection]>([])
+    /// Closes that did not complete in their bound, each with a reference to its context.
+    private static let unfinishedCloses = ThreadLock<[UnsafeMutablePointer<KeyidPending>]>([])
+
+    /// Keeps a close that is still to complete (``drain(_:)`` waits for it).
+    private static func finishLater(_ close: UnsafeMutablePointer<KeyidPending>?) {
+        if let close { unfinishedCloses.withLock { $0.append(close) } }
+    }
 
     /// Dispatches what is ready in `context` and in the contexts of abandoned connections,
     /// without waiting, and a bounded amount (a provider flooding signals cannot hold a call).
@@ -170,6 +175,12 @@ final class LibSecretConnection {
             if connection.outstanding.contains(where: { $0.result == nil }) { still.append(connection) }
         }
         if !still.isEmpty { abandonedConnections.withLock { $0 += still } }
+        let closes = unfinishedCloses.withLock { closes in
+            defer { closes = [] }
+            return closes
+        }
+        let open = closes.filter { keyid_pending_wait($0, 0) == 0 }
+        if !open.isEmpty { unfinishedCloses.withLock { $0 += open } }
     }
 
     /// Starts `request` with its arguments `parameters` (``parameters(of:)``; `nil`: they could
@@ -227,7 +238,7 @@ final class LibSecretConnection {
             if let reply, case .tuple(let replied) = Self.decode(reply) { values = replied } else { values = [] }
         case .prompt:
             let prompt = slot.object?.assumingMemoryBound(to: SecretPrompt.self)
-            let value = secret_prompt_perform_finish(prompt, result, &error)
+            let value = keyid_prompt_finish(prompt, result, &error)
             defer { if let value { g_variant_unref(value) } }
             values = value.map { [Self.decode($0)] } ?? []
         }
@@ -381,20 +392,4 @@ final class LibSecretConnection {
         defer { g_free(text) }
         return text.map { String(cString: $0) }
     }
-
-    /// Drops what libsecret logs (warnings about malformed replies, which keyid reports as
-    /// failures), once a process: a library must not print. The command (`ownsProcess`) drops
-    /// GLib's messages of every domain, so that each failure is one line, keyid's.
-    private static func quietGLibLog(ownsProcess: Bool) {
-        logQuieted.withLock { quieted in
-            guard !quieted else { return }
-            quieted = true
-            let levels = GLogLevelFlags(
-                rawValue: G_LOG_LEVEL_MASK.rawValue & ~(G_LOG_LEVEL_ERROR.rawValue | G_LOG_FLAG_FATAL.rawValue))
-            _ = g_log_set_handler("libsecret", levels, { _, _, _, _ in }, nil)
-            if ownsProcess { _ = g_log_set_default_handler({ _, _, _, _ in }, nil) }
-        }
-    }
-
-    private static let logQuieted = ThreadLock(false)
 }
