@@ -58,7 +58,15 @@ static inline SecretPrompt *keyid_prompt_new(GDBusConnection *connection, const 
 static GObject *keyid_service_constructor(GType type, guint count, GObjectConstructParam *parameters) {
     GObjectClass *secret_service_class = g_type_class_peek(SECRET_TYPE_SERVICE);
     GObject *object = secret_service_class->constructor(type, count, parameters);
+    /* libsecret's constructor sets g-name from $SECRET_SERVICE_BUS_NAME, read then: the name
+     * given at construction (the caller's snapshot of it) is set again. */
+    const gchar *name = NULL;
+    for (guint index = 0; index < count; index++)
+        if (g_strcmp0(parameters[index].pspec->name, "g-name") == 0)
+            name = g_value_get_string(parameters[index].value);
     g_object_set(object, "g-bus-type", G_BUS_TYPE_NONE, "g-flags", KEYID_SERVICE_PROXY_FLAGS, NULL);
+    if (name)
+        g_object_set(object, "g-name", name, NULL);
     return object;
 }
 
@@ -85,12 +93,12 @@ static inline GType keyid_service_get_type(void) {
     return type;
 }
 
-/* Sets up the subclass on `connection`, as secret_service_open() sets up a SecretService (finish
- * with secret_service_open_finish). */
-static inline void keyid_service_open(GDBusConnection *connection, GCancellable *cancellable,
+/* Sets up the subclass on `connection`, addressed to the bus name `name`, as
+ * secret_service_open() sets up a SecretService (finish with keyid_service_open_finish). */
+static inline void keyid_service_open(GDBusConnection *connection, const gchar *name, GCancellable *cancellable,
                                       GAsyncReadyCallback callback, gpointer data) {
     g_async_initable_new_async(keyid_service_get_type(), G_PRIORITY_DEFAULT, cancellable, callback, data,
-                               "g-connection", connection, "flags", SECRET_SERVICE_NONE, NULL);
+                               "g-connection", connection, "g-name", name, "flags", SECRET_SERVICE_NONE, NULL);
 }
 
 /* The set-up's outcome, as secret_service_open_finish hands it over, but a failure whole: its
@@ -113,13 +121,6 @@ static inline GVariant *keyid_prompt_finish(SecretPrompt *prompt, GAsyncResult *
         return NULL;
     }
     return secret_prompt_perform_finish(prompt, result, error);
-}
-
-/* The bus name libsecret addresses the Secret Service by: $SECRET_SERVICE_BUS_NAME, else
- * org.freedesktop.secrets (as libsecret's get_default_bus_name reads it). */
-static inline const gchar *keyid_service_bus_name(void) {
-    const gchar *name = g_getenv("SECRET_SERVICE_BUS_NAME");
-    return name ? name : "org.freedesktop.secrets";
 }
 
 /* A private connection to the bus at `address`, authenticated and registered on it (Hello).

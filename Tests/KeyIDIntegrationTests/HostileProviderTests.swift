@@ -263,8 +263,9 @@ final class HostileSession {
         self.provider = provider
     }
 
-    /// Starts the bus and the provider in `mode`, and waits until the provider owns its name.
-    static func start(_ mode: HostileMode) throws -> HostileSession {
+    /// Starts the bus and the provider in `mode`, and waits until the provider owns its name
+    /// (`busName`, else org.freedesktop.secrets).
+    static func start(_ mode: HostileMode, busName: String? = nil) throws -> HostileSession {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("keyid-hostile-\(UUID().uuidString)")
         var started: [RunningProgram] = []
         do {
@@ -285,7 +286,8 @@ final class HostileSession {
             let address = try firstLine(of: bus, "dbus-daemon's address")
             let provider = try RunningProgram(
                 python, [script, mode.rawValue, root.appendingPathComponent("writes").path],
-                environment: ["DBUS_SESSION_BUS_ADDRESS": address], workingDirectory: root.path)
+                environment: ["DBUS_SESSION_BUS_ADDRESS": address, "SECRET_SERVICE_BUS_NAME": busName],
+                workingDirectory: root.path)
             started.append(provider)
             let ready = try firstLine(of: provider, "the provider's ready line")
             guard ready == "ready" else {
@@ -311,9 +313,10 @@ final class HostileSession {
 
     /// Runs the built keyid on the private bus, with the private directories and none of
     /// the caller's keyid or keyring settings.
-    func run(_ arguments: [String]) throws -> ProcessOutcome {
+    func run(_ arguments: [String], _ extra: [String: String?] = [:]) throws -> ProcessOutcome {
         try runProgram(
-            TestEnvironment.binary!, arguments, environment: environment, workingDirectory: root.path, timeout: 30)
+            TestEnvironment.binary!, arguments, environment: environment.merging(extra) { _, new in new },
+            workingDirectory: root.path, timeout: 30)
     }
 
     /// The private bus and directories, and none of the caller's keyid or keyring settings.
@@ -326,7 +329,7 @@ final class HostileSession {
             "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SECRET_BACKEND": nil, "GNOME_KEYRING_CONTROL": nil,
             "KEYID_SERVICE": nil, "KEYID_ACCOUNT": nil, "KEYID_BACKEND": nil, "KEYID_COLLECTION": nil,
             "KEYID_TIMEOUT": nil, "KEYID_ON_CLONE": nil, "KEYID_USER": nil, "KEYID_DEVICE_ID": nil,
-            "KEYID_MACHINE_ID_FILE": nil,
+            "KEYID_MACHINE_ID_FILE": nil, "SECRET_SERVICE_BUS_NAME": nil,
         ]
         return environment
     }

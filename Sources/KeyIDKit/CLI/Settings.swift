@@ -56,7 +56,11 @@ package struct Settings: Equatable, Sendable {
         user = try resolved(CommandTable.user)?.text
         details = ItemDetails(label: options.checked[.label]?.text)
         machineIDFile = try environment.value(.machineIDFile).flatMap { $0.isEmpty ? nil : $0 }
-        if spec.takes(.backend) { try Self.checkSecretBackend(processEnvironment) }
+        if spec.takes(.backend) {
+            try Self.checkSecretBackend(processEnvironment)
+            // Refused before anything is asked of the bus, as the store would refuse it later.
+            _ = try SessionBus.secretServiceName(processEnvironment)
+        }
     }
 
     /// The option's checked value when it was given; else its variable's value, when set and

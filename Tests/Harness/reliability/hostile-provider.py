@@ -3,7 +3,8 @@
 
   hostile-provider.py MODE WRITE_LOG
 
-Owns org.freedesktop.secrets on the session bus that DBUS_SESSION_BUS_ADDRESS names, with
+Owns org.freedesktop.secrets (or $SECRET_SERVICE_BUS_NAME) on the session bus that
+DBUS_SESSION_BUS_ADDRESS names, with
 one collection, login (the default alias), holding one item with the attributes
 service=keyid account=device-id. MODE says how it answers:
 
@@ -454,7 +455,8 @@ ghost = Ghost(bus, GHOST_PATH)
 items[ITEM_PATH] = Item(bus, ITEM_PATH, "keyid device ID", {"service": "keyid", "account": "device-id"},
                         stored_value())
 bus.add_message_filter(on_message)
-name = dbus.service.BusName("org.freedesktop.secrets", bus, do_not_queue=True)
+name = dbus.service.BusName(os.environ.get("SECRET_SERVICE_BUS_NAME", "org.freedesktop.secrets"), bus,
+                           do_not_queue=True)
 if mode == "signal-flood":
     GLib.timeout_add(20, flood)
 print("ready", flush=True)

@@ -13,6 +13,8 @@ import Glibc
 final class LibSecretConnection {
     /// The bound on each batch of requests.
     let timeout: Duration
+    /// The bus name the Secret Service is addressed by.
+    let serviceName: String
     /// The `GMainContext` the connection's requests complete in.
     let context: OpaquePointer
     private let connection: OpaquePointer
@@ -26,10 +28,11 @@ final class LibSecretConnection {
     var introducedOwner: String?
 
     private init(
-        timeout: Duration, context: OpaquePointer, connection: OpaquePointer,
+        timeout: Duration, serviceName: String, context: OpaquePointer, connection: OpaquePointer,
         service: UnsafeMutablePointer<SecretService>
     ) {
         self.timeout = timeout
+        self.serviceName = serviceName
         self.context = context
         self.connection = connection
         self.service = service
@@ -68,7 +71,8 @@ final class LibSecretConnection {
     /// up libsecret's `SecretService` on it, within `timeout`. Its one waited call (GetNameOwner)
     /// goes out with ``introduction``, which gnome-keyring 42.1 answers without knowing the
     /// caller, and after which it knows this one (doc/COMPATIBILITY.md).
-    static func open(address: String, timeout: Duration, ownsProcess: Bool) throws(SecretServiceFailure)
+    static func open(address: String, serviceName: String, timeout: Duration, ownsProcess: Bool)
+        throws(SecretServiceFailure)
         -> LibSecretConnection
     {
         try claimGDBusThread()
@@ -117,10 +121,10 @@ final class LibSecretConnection {
             }
         }
         let opening = Slot()
-        keyid_service_open(connection, cancellable, finished, opening.retained)
+        keyid_service_open(connection, serviceName, cancellable, finished, opening.retained)
         let introduction = Slot()
         g_dbus_connection_call(
-            connection, keyid_service_bus_name(), Self.introduction.path, Self.introduction.interface,
+            connection, serviceName, Self.introduction.path, Self.introduction.interface,
             Self.introduction.member, encode(.tuple(Self.introduction.arguments)), nil, G_DBUS_CALL_FLAGS_NONE,
             milliseconds(until: deadline), cancellable, finished, introduction.retained)
         try complete([opening, introduction])
@@ -128,7 +132,8 @@ final class LibSecretConnection {
         guard let service, error == nil else {
             throw failure(error, connectOperation) ?? .providerLeft(connectOperation)
         }
-        let made = LibSecretConnection(timeout: timeout, context: context, connection: connection, service: service)
+        let made = LibSecretConnection(
+            timeout: timeout, serviceName: serviceName, context: context, connection: connection, service: service)
         made.introducedOwner = made.providerOwner  // which has answered the read (or refused it)
         opened = made
         return made
@@ -193,10 +198,9 @@ final class LibSecretConnection {
             guard let parameters else { return .unencodable(call.operation) }
             let replyType = call.replyType.flatMap { keyid_variant_type_new($0) }
             defer { if let replyType { g_variant_type_free(replyType) } }
-            // The Secret Service by the name libsecret's proxy uses ($SECRET_SERVICE_BUS_NAME).
-            let service = call.destination == DBusCall.secretService
+            // The Secret Service by the name libsecret's proxy uses.
             g_dbus_connection_call(
-                connection, service ? String(cString: keyid_service_bus_name()) : call.destination, call.path,
+                connection, call.destination == DBusCall.secretService ? serviceName : call.destination, call.path,
                 call.interface, call.member, parameters, replyType, G_DBUS_CALL_FLAGS_NONE, timeout, nil,
                 Self.finished, slot.retained)
         case .searchItems, .readAlias:

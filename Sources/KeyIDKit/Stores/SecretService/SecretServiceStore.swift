@@ -41,7 +41,7 @@ package final class SecretServiceStore: SecretStore {
 
     /// Connects lazily, on the first call that needs the service, to the bus `bus` finds.
     /// `host.ownsProcess`: the process is keyid's own, whose GLib messages may be dropped
-    /// (``LibSecretConnection/open(address:timeout:ownsProcess:)``).
+    /// (``LibSecretConnection/open(address:serviceName:timeout:ownsProcess:)``).
     package init(
         allowPrompt: Bool, collection: String? = nil, timeout: Duration, host: Host = .program,
         bus: @escaping () throws(KeyIDError) -> SessionBus
@@ -281,7 +281,7 @@ package final class SecretServiceStore: SecretStore {
         self.bus = bus
         do {
             let connection = try LibSecretConnection.open(
-                address: bus.address, timeout: timeout, ownsProcess: host.ownsProcess)
+                address: bus.address, serviceName: bus.serviceName, timeout: timeout, ownsProcess: host.ownsProcess)
             opened = connection
             return connection
         } catch {
