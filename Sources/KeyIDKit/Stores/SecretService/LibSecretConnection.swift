@@ -8,8 +8,8 @@ import Glibc
 /// It is a GDBus connection of its own to the bus keyid found, with libsecret's
 /// `SecretService` on it (a subclass, `keyid_service_open` in `CLibSecret`): no property
 /// loading, no signal subscriptions, no start of the provider at set-up. GLib's shared
-/// session-bus connection, its exit-on-close and the host's SIGPIPE disposition are left as
-/// they were; a closed connection is a failed call, and the next one connects again.
+/// session-bus connection and its exit-on-close are left as they were (SIGPIPE, as GIO leaves
+/// it: ignored); a closed connection is a failed call, and the next one connects again.
 final class LibSecretConnection {
     /// The bound on each batch of requests.
     let timeout: Duration
@@ -77,10 +77,10 @@ final class LibSecretConnection {
     {
         try claimGDBusThread()
         keyid_quiet_log(ownsProcess ? 1 : 0)
-        // GSocket's class set-up ignores SIGPIPE for the whole process; GDBus sends with
-        // MSG_NOSIGNAL on Linux, so the host's disposition is put back.
-        let restoreSIGPIPE = POSIX.signalDisposition(SIGPIPE)
-        defer { restoreSIGPIPE() }
+        // GSocket's class set-up (the first socket of the process, here or in the host) sets
+        // SIGPIPE to ignored for the rest of the process, as GLib documents; a GLib host relies
+        // on that. It is left to GLib: keyid sets and restores no disposition, so two instances
+        // connecting at once cannot race over it.
         let context = g_main_context_new()!
         var opened: LibSecretConnection?
         defer { if opened == nil { g_main_context_unref(context) } }
