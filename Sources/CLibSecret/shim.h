@@ -123,15 +123,6 @@ static inline GVariant *keyid_prompt_finish(SecretPrompt *prompt, GAsyncResult *
     return secret_prompt_perform_finish(prompt, result, error);
 }
 
-/* A private connection to the bus at `address`, authenticated and registered on it (Hello).
- * An `autolaunch:` address would start a bus: keyid never passes one (SessionBus). */
-static inline void keyid_connection_new(const gchar *address, GCancellable *cancellable,
-                                        GAsyncReadyCallback callback, gpointer data) {
-    g_dbus_connection_new_for_address(
-        address, G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
-        NULL, cancellable, callback, data);
-}
-
 /* The same connection, made in the calling thread: no GTask thread for the set-up, and no
  * hand-over from it. Nothing here bounds the wait (GDBus's authentication has no timeout): a bus
  * that takes the connection and then says nothing holds the thread. Only for a process whose
@@ -225,6 +216,100 @@ static inline KeyidPending *keyid_connection_close(GDBusConnection *connection, 
     g_dbus_connection_close(connection, NULL, keyid_pending_completed, pending);
     g_object_unref(connection);
     return keyid_pending_wait(pending, deadline) ? NULL : pending;
+}
+
+/* A connect that runs in a thread of its own (keyid_connection_new_bounded). */
+typedef struct {
+    GMutex lock;
+    GCond finished;
+    gchar *address;
+    GMainContext *context;
+    GCancellable *cancellable;
+    GDBusConnection *connection;
+    GError *error;
+    gboolean done, abandoned;
+} KeyidConnect;
+
+static void keyid_connect_free(KeyidConnect *connect) {
+    g_mutex_clear(&connect->lock);
+    g_cond_clear(&connect->finished);
+    g_free(connect->address);
+    g_main_context_unref(connect->context);
+    g_object_unref(connect->cancellable);
+    g_free(connect);
+}
+
+/* The connect's thread: makes the connection with the caller's context as its thread's default
+ * (where GDBus later emits its closed signal), then hands it over, or, when the caller gave up
+ * waiting, closes it: a bus that answers Hello late is left no connection. */
+static gpointer keyid_connect_run(gpointer data) {
+    KeyidConnect *connect = data;
+    GError *error = NULL;
+    g_main_context_push_thread_default(connect->context);
+    GDBusConnection *connection = g_dbus_connection_new_for_address_sync(
+        connect->address,
+        G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION, NULL,
+        connect->cancellable, &error);
+    g_main_context_pop_thread_default(connect->context);  /* before the hand-over: the caller pushes it next */
+    g_mutex_lock(&connect->lock);
+    gboolean abandoned = connect->abandoned;
+    if (!abandoned) {
+        connect->connection = connection;
+        connect->error = error;
+        connect->done = TRUE;
+        g_cond_signal(&connect->finished);
+    }
+    g_mutex_unlock(&connect->lock);
+    if (!abandoned)
+        return NULL;  /* `connect` is the caller's now */
+    g_clear_error(&error);
+    if (connection) {
+        g_main_context_push_thread_default(connect->context);
+        KeyidPending *left = keyid_connection_close(connection, connect->context, FALSE, 1000);
+        if (left)
+            keyid_pending_wait(left, g_get_monotonic_time() + 5 * G_USEC_PER_SEC);  /* else left to GLib */
+        g_main_context_pop_thread_default(connect->context);
+    }
+    keyid_connect_free(connect);
+    return NULL;
+}
+
+/* A private connection to the bus at `address`, authenticated and registered on it (Hello),
+ * made in a thread of its own with `context` as its default (so `context` must not be this
+ * thread's default meanwhile), waited for until `deadline` (g_get_monotonic_time's clock).
+ * NULL with `error` set when it failed; NULL without it when the deadline passed: then the
+ * connect is given up, cancelled where GDBus can cancel it (not during Hello, to which GDBus
+ * passes no cancellable), and its thread closes the connection once it is made. An
+ * `autolaunch:` address would start a bus: keyid never passes one (SessionBus). */
+static inline GDBusConnection *keyid_connection_new_bounded(const gchar *address, GMainContext *context,
+                                                            gint64 deadline, GError **error) {
+    KeyidConnect *connect = g_new0(KeyidConnect, 1);
+    g_mutex_init(&connect->lock);
+    g_cond_init(&connect->finished);
+    connect->address = g_strdup(address);
+    connect->context = g_main_context_ref(context);
+    connect->cancellable = g_cancellable_new();
+    GThread *thread = g_thread_try_new("keyid-connect", keyid_connect_run, connect, error);
+    if (!thread) {
+        keyid_connect_free(connect);
+        return NULL;
+    }
+    g_thread_unref(thread);
+    g_mutex_lock(&connect->lock);
+    while (!connect->done && g_cond_wait_until(&connect->finished, &connect->lock, deadline)) {
+    }
+    if (!connect->done) {
+        connect->abandoned = TRUE;
+        g_cancellable_cancel(connect->cancellable);
+        g_mutex_unlock(&connect->lock);
+        return NULL;
+    }
+    g_mutex_unlock(&connect->lock);
+    GDBusConnection *connection = connect->connection;
+    if (connect->error)
+        g_propagate_error(error, connect->error);
+    keyid_connect_free(connect);
+    return connection;
 }
 
 static void keyid_log_nothing(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {

@@ -250,6 +250,12 @@ final class HostileSession {
         return probe?.status == 0
     }()
 
+    /// Whether a suite can run `keyid-library-probe` on such a bus: ``canRun``, and the probe
+    /// built beside keyid.
+    static var canRunProbe: Bool {
+        canRun && LibraryKeyringTests.probe.map { FileManager.default.isExecutableFile(atPath: $0) } == true
+    }
+
     let root: URL
     let address: String
     private let bus: RunningProgram
@@ -305,10 +311,10 @@ final class HostileSession {
     var busProcessID: Int32 { bus.process.processIdentifier }
 
     /// Runs a shell script in the private directory, with keyid's environment and `extra`.
-    func shell(_ script: String, _ extra: [String: String]) throws -> ProcessOutcome {
+    func shell(_ script: String, _ extra: [String: String], timeout: Double = 30) throws -> ProcessOutcome {
         try runProgram(
             "/bin/sh", ["-c", script], environment: environment.merging(extra.mapValues { $0 }) { _, new in new },
-            workingDirectory: root.path, timeout: 30)
+            workingDirectory: root.path, timeout: timeout)
     }
 
     /// Runs the built keyid on the private bus, with the private directories and none of

@@ -13,7 +13,9 @@ import KeyIDKit
 //                                                          session-bus connection (first line:
 //                                                          its unique name), as GTK programs do
 //   keyid-library-probe repeat N SERVICE ACCOUNT           getOrCreate, N gets, wait for a line
-//   keyid-library-probe get SERVICE ACCOUNT MILLISECONDS   one get with that timeout
+//   keyid-library-probe get SERVICE ACCOUNT MILLISECONDS [LINGER]
+//                                                          one get with that timeout (then LINGER
+//                                                          milliseconds more before it exits)
 //   keyid-library-probe quiet SERVICE ACCOUNT              every operation; prints nothing
 //   keyid-library-probe diagnose                           diagnose's checks, one a line
 //   keyid-library-probe pipe SERVICE ACCOUNT               two instances connecting at once on
@@ -158,9 +160,11 @@ case "get":
     let milliseconds = Int(arguments[3]) ?? 1000
     let ids = try DeviceIDs(options: .init(timeout: .milliseconds(milliseconds)))
     line(describe { () throws(KeyIDError) in try ids.get(service: service, account: account) })
+    if arguments.count > 4, let linger = UInt32(arguments[4]) { usleep(linger * 1000) }
 case "soak":
     let count = max(Int(arguments[1]) ?? 1000, 100)
     let (service, account) = (arguments[2], arguments[3])
+    var baseline = ""
     for index in 1...count {
         let result = describe { () throws(KeyIDError) in
             try DeviceIDs().getOrCreate(service: service, account: account)
@@ -169,11 +173,18 @@ case "soak":
             line(result)
             exit(1)
         }
-        // The last figures once GLib's own threads are idle again (a connect's worker thread
-        // may still hold what it used for a moment after the call returned).
-        if index == count { usleep(200_000) }
-        if index == 100 || index == count { line(footprint()) }
+        if index == 100 {
+            baseline = footprint()
+            line(baseline)
+        }
     }
+    // The last figures once GLib's threads let go of what they finish after a call returned
+    // (GDBus's worker thread drops the last reference of a close's task, and with it the
+    // context, a moment after): up to 3 s for the descriptors to come back to the baseline.
+    for _ in 0..<30 where footprint().split(separator: " ").first != baseline.split(separator: " ").first {
+        usleep(100_000)
+    }
+    line(footprint())
 case "diagnose":
     try DeviceIDs().diagnose { check in line("\(check.status.rawValue) \(check.name): \(check.detail)") }
 case "quiet":

@@ -77,17 +77,32 @@ final class LibSecretConnection {
     {
         try claimGDBusThread()
         keyid_quiet_log(ownsProcess ? 1 : 0)
-        // GSocket's class set-up (the first socket of the process, here or in the host) sets
-        // SIGPIPE to ignored for the rest of the process, as GLib documents; a GLib host relies
-        // on that. It is left to GLib: keyid sets and restores no disposition, so two instances
-        // connecting at once cannot race over it.
+        // SIGPIPE is left to GIO, whose first socket ignores it for the process (GLib documents
+        // it; GLib hosts rely on it): keyid sets and restores no disposition, so none can race.
         let context = g_main_context_new()!
         var opened: LibSecretConnection?
         defer { if opened == nil { g_main_context_unref(context) } }
+        let deadline = MonotonicInstant.now + timeout
+        var error: UnsafeMutablePointer<GError>?
+        // keyid's own process, which its deadline ends, connects in this thread: no thread of
+        // its own and no hand-over (0.2 ms a run). A program's connect runs in a thread of its
+        // own, given up at the timeout; that thread closes what it makes after (a bus that
+        // answers Hello late), since GDBus cannot cancel Hello.
+        let connected: OpaquePointer?
+        if ownsProcess {
+            g_main_context_push_thread_default(context)
+            connected = keyid_connection_new_sync(address, &error)
+            g_main_context_pop_thread_default(context)
+        } else {
+            let bound = g_get_monotonic_time() + Int(milliseconds(until: deadline)) * 1000
+            connected = keyid_connection_new_bounded(address, context, bound, &error)
+        }
+        guard let connection = connected else {
+            throw failure(error, connectOperation) ?? .timedOut(connectOperation, timeout: timeout)
+        }
         g_main_context_push_thread_default(context)
         defer { g_main_context_pop_thread_default(context) }
         drain(context)
-        let deadline = MonotonicInstant.now + timeout
         let cancellable = g_cancellable_new()
         defer { g_object_unref(cancellable) }
         // Nothing is asked of the provider yet: cancelling is safe.
@@ -97,21 +112,6 @@ final class LibSecretConnection {
                 _ = wait(for: slots, in: context, until: .now + .milliseconds(100))
                 throw SecretServiceFailure.timedOut(connectOperation, timeout: timeout)
             }
-        }
-        var error: UnsafeMutablePointer<GError>?
-        // keyid's own process, which its deadline ends, connects in this thread: no GTask thread
-        // and no hand-over (0.2 ms a run). A program's thread gets its call back at the timeout.
-        let connected: OpaquePointer?
-        if ownsProcess {
-            connected = keyid_connection_new_sync(address, &error)
-        } else {
-            let connecting = Slot()
-            keyid_connection_new(address, cancellable, finished, connecting.retained)
-            try complete([connecting])
-            connected = g_dbus_connection_new_finish(connecting.result, &error)
-        }
-        guard let connection = connected else {
-            throw failure(error, connectOperation) ?? .timedOut(connectOperation, timeout: timeout)
         }
         var service: UnsafeMutablePointer<SecretService>?
         defer {

@@ -286,9 +286,10 @@ package final class SecretServiceStore: SecretStore {
             return connection
         } catch {
             // A failure to connect means there is no usable session bus, or one that did not
-            // accept the connection in time.
+            // accept the connection in time; a D-Bus error the bus answered with (its name as the
+            // domain) is reported as itself.
             if error.operation == LibSecretConnection.connectOperation,
-                !error.is(GErrorCode.ioDomain, GErrorCode.ioTimedOut)
+                !error.is(GErrorCode.ioDomain, GErrorCode.ioTimedOut), !error.domain.contains(".")
             {
                 throw .unavailable(.noBus(error.message))
             }
