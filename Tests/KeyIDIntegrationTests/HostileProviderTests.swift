@@ -94,7 +94,7 @@ struct HostileProviderTests {
             echo >&3; exec 3>&-
             wait $probe; echo "status=$?"
             cat out; cat err >&2
-            """, ["PROBE": LibraryKeyringTests.probe!, "BUS": "\(session.busProcessID)"])
+            """, ["PROBE": LibraryKeyringTests.probe!, "BUS": "\(session.busProcessID)", "G_DEBUG": "fatal-criticals"])
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         // With exit-on-close left on, GLib raises SIGTERM in the probe (status 143).
         #expect(lines.first == "status=0", "\(outcome.stdout)\(outcome.stderr)")
@@ -172,6 +172,7 @@ enum HostileMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case lockedAfterSearch = "locked-after-search"
     case forgetSessionAfterWrite = "forget-session-after-write"
     case promptError = "prompt-error"
+    case busGoneInUnlock = "bus-gone-in-unlock"
 
     var testDescription: String { rawValue }
 }
@@ -206,7 +207,7 @@ enum HostileCommand: String, CaseIterable, Sendable, CustomTestStringConvertible
         case (.stall, _):
             return HostileExpectation(statuses: [6])
         // The item is locked, and --no-prompt does not ask to unlock it.
-        case (.vanishInPrompt, _), (.badCompleted, _), (.promptError, _):
+        case (.vanishInPrompt, _), (.badCompleted, _), (.promptError, _), (.busGoneInUnlock, _):
             return HostileExpectation(statuses: [4])
         // Locked between the search and the read of its value: locked, not a failed read.
         case (.lockedAfterSearch, _):
@@ -292,7 +293,10 @@ final class HostileSession {
             let address = try firstLine(of: bus, "dbus-daemon's address")
             let provider = try RunningProgram(
                 python, [script, mode.rawValue, root.appendingPathComponent("writes").path],
-                environment: ["DBUS_SESSION_BUS_ADDRESS": address, "SECRET_SERVICE_BUS_NAME": busName],
+                environment: [
+                    "DBUS_SESSION_BUS_ADDRESS": address, "SECRET_SERVICE_BUS_NAME": busName,
+                    "HOSTILE_BUS_PID": "\(bus.process.processIdentifier)",
+                ],
                 workingDirectory: root.path)
             started.append(provider)
             let ready = try firstLine(of: provider, "the provider's ready line")

@@ -37,7 +37,7 @@ struct LateBusTests {
             LibraryKeyringTests.probe!, ["get", "svc", "device-id", "\(milliseconds)", "\(linger)"],
             environment: [
                 "DBUS_SESSION_BUS_ADDRESS": address, "HOME": directory.path, "XDG_RUNTIME_DIR": directory.path,
-                "SECRET_SERVICE_BUS_NAME": nil,
+                "SECRET_SERVICE_BUS_NAME": nil, "G_DEBUG": "fatal-criticals",
             ], timeout: 30)
         var events: [String: Int] = [:]
         for line in lines().dropFirst() {
@@ -58,6 +58,7 @@ struct LateBusTests {
         )
         // Closed by the library right after Hello, not when the probe exited, 2 s later.
         #expect(closed >= hello && closed < hello + 1000, "\(context)")
+        #expect(outcome.stderr.isEmpty, "\(context)")
     }
 
     @Test("the bus refuses the set-up with an odd D-Bus error name: the failure keeps it")
@@ -65,5 +66,6 @@ struct LateBusTests {
         let (outcome, _) = try run(["odd-name"], milliseconds: 3000, linger: 0)
         #expect(outcome.stdout.hasPrefix("error 8 "), "\(outcome.stdout)\(outcome.stderr)")
         #expect(outcome.stdout.contains("(_0dd.__.Err0r_N4me_.x 0)"), "\(outcome.stdout)\(outcome.stderr)")
+        #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
     }
 }

@@ -288,6 +288,23 @@ struct LibraryKeyringTests {
     }
 
     @Test(
+        "a prompt started as the bus goes away, in a program under G_DEBUG=fatal-criticals: an error value, nothing on stderr",
+        .enabled(if: HostileSession.canRunProbe))
+    func promptAfterBusGone() throws {
+        for _ in 0..<3 {
+            let session = try HostileSession.start(.busGoneInUnlock)
+            defer { session.stop() }
+            let outcome = try session.shell(
+                "\"$PROBE\" prompt keyid device-id; echo \"status=$?\"",
+                ["PROBE": LibraryKeyringTests.probe!, "G_DEBUG": "fatal-criticals"])
+            let lines = outcome.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.last == "status=0", "\(outcome.stdout)\(outcome.stderr)")
+            #expect(lines.first?.hasPrefix("error ") == true, "\(lines)")
+            #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
+        }
+    }
+
+    @Test(
         "SIGPIPE is left to GIO: two instances connecting at once on two threads leave it ignored, every time",
         .enabled(if: TestEnvironment.binary != nil))
     func sigpipe() throws {

@@ -31,6 +31,9 @@ service=keyid account=device-id. MODE says how it answers:
                        the Secret Service's NoSuchObject (as an item deleted since the search)
   prompt-error         the item is locked, and its unlock prompt's Prompt call fails with the odd
                        error name and message of error-text
+  bus-gone-in-unlock   the item is locked; Unlock answers with a prompt, and then the provider
+                       kills the bus ($HOSTILE_BUS_PID), so the client's prompt starts on a
+                       closed connection
   forget-session-after-write
                        as good, but each CreateItem or SetSecret, once carried out, makes the
                        provider forget its sessions (as a restart does): a call naming one
@@ -56,11 +59,11 @@ MODES = {
     "good", "stall", "wrong-types", "wrong-types-paths", "wrong-types-secrets", "not-an-id", "huge",
     "no-secret", "other-item", "refuse-session", "exit-mid-call", "error-text", "vanish-in-prompt",
     "bad-completed", "collection-signals", "signal-flood", "vanished-item", "locked-after-search",
-    "forget-session-after-write", "prompt-error",
+    "forget-session-after-write", "prompt-error", "bus-gone-in-unlock",
 }
 # The item is locked, and its unlock prompt ends without a result: the provider leaves the bus
 # once the prompt is shown, or completes it with a signal of the wrong type.
-PROMPT_MODES = {"vanish-in-prompt", "bad-completed", "prompt-error"}
+PROMPT_MODES = {"vanish-in-prompt", "bad-completed", "prompt-error", "bus-gone-in-unlock"}
 
 SERVICE_PATH = "/org/freedesktop/secrets"
 COLLECTION_PATH = SERVICE_PATH + "/collection/login"
@@ -347,6 +350,8 @@ class Service(Exported):
     @dbus.service.method(SERVICE, in_signature="ao", out_signature="aoo")
     def Unlock(self, objects):
         hostile()
+        if mode == "bus-gone-in-unlock":
+            GLib.timeout_add(20, lambda: os.kill(int(os.environ["HOSTILE_BUS_PID"]), 9))
         if mode in PROMPT_MODES:
             return (dbus.Array([], signature="o"), dbus.ObjectPath(PROMPT_PATH))
         return (dbus.Array(objects, signature="o"), dbus.ObjectPath("/"))
