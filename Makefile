@@ -158,13 +158,15 @@ stress:
 		Tests/Harness/keyring-session.sh -- $(SWIFT) test --skip-build --filter 'ReliabilityTests|FileStoreTests'
 
 ## make soak: KeyIDKit in a program that runs for months, at full size: SOAK (10,000) DeviceIDs
-## instances made, used and dropped in one process, whose descriptors, threads and resident
-## memory must end as after the first hundred (SoakTests; make test runs 400).
+## instances made, used and dropped in one process, and one instance through SOAK_RESTARTS (100)
+## restarts of the bus and the provider, whose descriptors, threads and resident memory must end
+## as after the first hundred, or the first call (SoakTests; make test runs 400 and 10).
 SOAK ?= 10000
+SOAK_RESTARTS ?= 100
 soak:
 	@scripts/install-deps.sh test
 	$(SWIFT) build --build-tests
-	KEYID_SOAK=$(SOAK) KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) \
+	KEYID_SOAK=$(SOAK) KEYID_SOAK_RESTARTS=$(SOAK_RESTARTS) KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) \
 		Tests/Harness/keyring-session.sh -- $(SWIFT) test --skip-build --filter 'SoakTests'
 
 ## make fuzz: build the libFuzzer targets in Tests/Fuzz with -sanitize=fuzzer,address and run

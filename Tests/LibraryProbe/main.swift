@@ -22,6 +22,9 @@ import KeyIDKit
 //                                                          two threads; prints SIGPIPE's
 //                                                          disposition after, "default" or "ignored"
 //   keyid-library-probe prompt SERVICE ACCOUNT             one get, prompts allowed (5 s timeout)
+//   keyid-library-probe restarts SERVICE ACCOUNT           one instance: a getOrCreate for each
+//                                                          line on stdin, printing "ID fds
+//                                                          THREADS RSS" (or "error ...") each
 //   keyid-library-probe soak N SERVICE ACCOUNT             N instances made, used (getOrCreate)
 //                                                          and dropped; prints "fds THREADS RSS"
 //                                                          (KiB) after the 100th and after the last
@@ -117,10 +120,12 @@ func footprint() -> String {
 let arguments = Array(CommandLine.arguments.dropFirst())
 let needed = [
     "race": 4, "instances": 4, "repeat": 4, "get": 4, "hold": 3, "shared-hold": 3, "quiet": 3, "diagnose": 1, "soak": 4,
-    "pipe": 3, "prompt": 3,
+    "pipe": 3, "prompt": 3, "restarts": 3,
 ]
 guard let command = arguments.first, let count = needed[command], arguments.count >= count else {
-    line("usage: keyid-library-probe race|instances|hold|shared-hold|repeat|get|quiet|diagnose|soak|pipe|prompt ...")
+    line(
+        "usage: keyid-library-probe race|instances|hold|shared-hold|repeat|get|quiet|diagnose|soak|pipe|prompt|restarts ..."
+    )
     exit(2)
 }
 switch arguments[0] {
@@ -186,6 +191,13 @@ case "soak":
         usleep(100_000)
     }
     line(footprint())
+case "restarts":
+    let ids = try DeviceIDs(options: .init(timeout: .seconds(5)))
+    while readLine() != nil {
+        line(
+            describe { () throws(KeyIDError) in try ids.getOrCreate(service: arguments[1], account: arguments[2]) }
+                + " " + footprint())
+    }
 case "prompt":
     let ids = try DeviceIDs(options: .init(allowsPrompt: true, timeout: .seconds(5)))
     line(describe { () throws(KeyIDError) in try ids.get(service: arguments[1], account: arguments[2]) })
