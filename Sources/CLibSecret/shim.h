@@ -218,6 +218,66 @@ static inline KeyidPending *keyid_connection_close(GDBusConnection *connection, 
     return keyid_pending_wait(pending, deadline) ? NULL : pending;
 }
 
+/* Whether a thread of this process is named `name` (/proc/self/task/N/comm), or, given `known`,
+ * a thread runs that is not in it; with `record`, adds each thread to it. */
+static inline gboolean keyid_thread_found(const gchar *name, GHashTable *known, gboolean record) {
+    GDir *tasks = g_dir_open("/proc/self/task", 0, NULL);
+    gboolean found = FALSE;
+    for (const gchar *task; tasks && !found && (task = g_dir_read_name(tasks));) {
+        gchar *path = g_build_filename("/proc/self/task", task, "comm", NULL), *comm = NULL;
+        found = g_file_get_contents(path, &comm, NULL, NULL) && g_strcmp0(g_strstrip(comm), name) == 0;
+        if (known && record)
+            g_hash_table_add(known, g_strdup(task));
+        else if (known && !g_hash_table_contains(known, task))
+            found = TRUE;
+        g_free(comm);
+        g_free(path);
+    }
+    if (tasks)
+        g_dir_close(tasks);
+    return found;
+}
+
+/*
+ * Whether GDBus's worker thread (named "gdbus") runs in this process. Every GDBus connection's
+ * I/O runs there; GLib 2.74 starts it once a process, with the first connection
+ * (_g_dbus_shared_thread_ref, gdbusprivate.c), and never again: in a child made by fork after
+ * its parent connected (a GApplication, GSettings, g_bus_get_sync) it is missing, and a
+ * connection's Hello waits for a reply no thread reads. When no thread has the name, a
+ * connection on an empty in-memory stream (no socket, no authentication, no Hello) asks GDBus
+ * for the thread: it runs if one started meanwhile (its name is set a moment after it starts,
+ * in the thread itself). That connection is closed in a context of its own.
+ */
+static inline gboolean keyid_gdbus_thread_runs(void) {
+    GHashTable *known = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    if (keyid_thread_found("gdbus", known, TRUE)) {
+        g_hash_table_unref(known);
+        return TRUE;
+    }
+    GMainContext *context = g_main_context_new();
+    GInputStream *input = g_memory_input_stream_new();
+    GOutputStream *output = g_memory_output_stream_new_resizable();
+    GIOStream *stream = g_simple_io_stream_new(input, output);
+    g_main_context_push_thread_default(context);
+    GDBusConnection *connection =
+        g_dbus_connection_new_sync(stream, NULL, G_DBUS_CONNECTION_FLAGS_NONE, NULL, NULL, NULL);
+    gboolean runs = keyid_thread_found("gdbus", known, FALSE);
+    if (connection && runs) {
+        KeyidPending *left = keyid_connection_close(connection, context, FALSE, 1000);
+        if (left)
+            keyid_pending_wait(left, g_get_monotonic_time() + G_USEC_PER_SEC);
+    } else if (connection) {
+        g_object_unref(connection); /* no thread would complete a close */
+    }
+    g_main_context_pop_thread_default(context);
+    g_object_unref(stream);
+    g_object_unref(output);
+    g_object_unref(input);
+    g_main_context_unref(context);
+    g_hash_table_unref(known);
+    return runs;
+}
+
 /* A connect that runs in a thread of its own (keyid_connection_new_bounded). */
 typedef struct {
     GMutex lock;

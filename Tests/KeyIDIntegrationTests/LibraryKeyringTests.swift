@@ -327,4 +327,15 @@ struct LibraryKeyringTests {
         #expect(outcome.stdout.isEmpty, "\(outcome.stdout)")
         #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
     }
+
+    @Test(
+        "a child forked from a host that used GDBus on its own fails at once, not at the timeout",
+        .enabled(if: TestEnvironment.binary != nil))
+    func forkedFromAGDBusHost() throws {
+        let outcome = try runProgram(Self.probe!, ["forked", TestEnvironment.uniqueService(), "device-id", "5000"])
+        let fields = outcome.stdout.split(separator: " ", maxSplits: 1).map(String.init)
+        #expect(outcome.status == 0 && fields.count == 2, "\(outcome.stdout)\(outcome.stderr)")
+        #expect((Int(fields.first ?? "") ?? .max) < 2000, "\(outcome.stdout)")
+        #expect(fields.last?.hasPrefix("error 8 ") == true && fields.last?.contains("fork") == true, "\(fields)")
+    }
 }

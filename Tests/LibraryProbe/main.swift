@@ -12,6 +12,10 @@ import KeyIDKit
 //   keyid-library-probe shared-hold SERVICE ACCOUNT        hold, while holding GLib's shared
 //                                                          session-bus connection (first line:
 //                                                          its unique name), as GTK programs do
+//   keyid-library-probe forked SERVICE ACCOUNT MILLISECONDS  takes GLib's shared session-bus
+//                                                          connection, forks, and in the child
+//                                                          one get with that timeout; prints
+//                                                          "MILLISECONDS-TAKEN RESULT"
 //   keyid-library-probe repeat N SERVICE ACCOUNT           getOrCreate, N gets, wait for a line
 //   keyid-library-probe get SERVICE ACCOUNT MILLISECONDS [LINGER]
 //                                                          one get with that timeout (then LINGER
@@ -120,11 +124,11 @@ func footprint() -> String {
 let arguments = Array(CommandLine.arguments.dropFirst())
 let needed = [
     "race": 4, "instances": 4, "repeat": 4, "get": 4, "hold": 3, "shared-hold": 3, "quiet": 3, "diagnose": 1, "soak": 4,
-    "pipe": 3, "prompt": 3, "restarts": 3,
+    "pipe": 3, "prompt": 3, "restarts": 3, "forked": 4,
 ]
 guard let command = arguments.first, let count = needed[command], arguments.count >= count else {
     line(
-        "usage: keyid-library-probe race|instances|hold|shared-hold|repeat|get|quiet|diagnose|soak|pipe|prompt|restarts ..."
+        "usage: keyid-library-probe race|instances|hold|shared-hold|forked|repeat|get|quiet|diagnose|soak|pipe|prompt|restarts ..."
     )
     exit(2)
 }
@@ -167,6 +171,23 @@ case "get":
     let ids = try DeviceIDs(options: .init(timeout: .milliseconds(milliseconds)))
     line(describe { () throws(KeyIDError) in try ids.get(service: service, account: account) })
     if arguments.count > 4, let linger = UInt32(arguments[4]) { usleep(linger * 1000) }
+case "forked":
+    let (service, account, milliseconds) = (arguments[1], arguments[2], Int(arguments[3]) ?? 1000)
+    guard holdGLibSharedConnection().hasPrefix(":") else {
+        line("error: no shared connection")
+        exit(1)
+    }
+    let child = fork()
+    if child == 0 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let result = describe { () throws(KeyIDError) in
+            try DeviceIDs(options: .init(timeout: .milliseconds(milliseconds))).get(service: service, account: account)
+        }
+        line("\((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000) \(result)")
+        _exit(0)
+    }
+    var status: Int32 = 0
+    waitpid(child, &status, 0)
 case "soak":
     let count = max(Int(arguments[1]) ?? 1000, 100)
     let (service, account) = (arguments[2], arguments[3])

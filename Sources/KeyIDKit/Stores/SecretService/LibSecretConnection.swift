@@ -75,7 +75,7 @@ final class LibSecretConnection {
         throws(SecretServiceFailure)
         -> LibSecretConnection
     {
-        try claimGDBusThread()
+        try claimGDBusThread(ownsProcess: ownsProcess) { keyid_gdbus_thread_runs() != 0 }
         keyid_quiet_log(ownsProcess ? 1 : 0)
         // SIGPIPE is left to GIO, whose first socket ignores it for the process (GLib documents
         // it; GLib hosts rely on it): keyid sets and restores no disposition, so none can race.
