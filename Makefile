@@ -40,7 +40,7 @@ RELEASE_BIN = .build/release/keyid
 # examples/swift-package, a program that depends on this package by path.
 EXAMPLE_BIN = $(CURDIR)/.build/example/debug/DeviceIDExample
 
-.PHONY: all deps build release run test check stress fuzz sanitize lint format bench bench-floors order docs api-docs api-check \
+.PHONY: all deps build release run test check stress soak fuzz sanitize lint format bench bench-floors order docs api-docs api-check \
 	install install-files uninstall deb dist arm64 arm64-check debian13 debian13-keyring apt-repo package-check repro-check clean
 
 all: release
@@ -167,6 +167,18 @@ stress:
 	$(SWIFT) build --build-tests
 	KEYID_STRESS=$(STRESS) KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) \
 		Tests/Harness/keyring-session.sh -- $(SWIFT) test --skip-build --filter 'ReliabilityTests|FileStoreTests'
+
+## make soak: KeyIDKit in a program that runs for months, at full size: SOAK (10,000) DeviceIDs
+## instances made, used and dropped in one process, and one instance through SOAK_RESTARTS (100)
+## restarts of the bus and the provider, whose descriptors, threads and resident memory must end
+## as after the first hundred, or the first call (SoakTests; make test runs 400 and 10).
+SOAK ?= 10000
+SOAK_RESTARTS ?= 100
+soak:
+	@scripts/install-deps.sh test
+	$(SWIFT) build --build-tests
+	KEYID_SOAK=$(SOAK) KEYID_SOAK_RESTARTS=$(SOAK_RESTARTS) KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) \
+		Tests/Harness/keyring-session.sh -- $(SWIFT) test --skip-build --filter 'SoakTests'
 
 ## make fuzz: build the libFuzzer targets in Tests/Fuzz with -sanitize=fuzzer,address and run
 ## each for FUZZ_SECONDS (FUZZ_TARGETS to choose some; Tests/Fuzz/fuzz.sh).

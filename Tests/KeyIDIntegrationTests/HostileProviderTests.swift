@@ -94,7 +94,7 @@ struct HostileProviderTests {
             echo >&3; exec 3>&-
             wait $probe; echo "status=$?"
             cat out; cat err >&2
-            """, ["PROBE": LibraryKeyringTests.probe!, "BUS": "\(session.busProcessID)"])
+            """, ["PROBE": LibraryKeyringTests.probe!, "BUS": "\(session.busProcessID)", "G_DEBUG": "fatal-criticals"])
         let lines = outcome.stdout.split(separator: "\n").map(String.init)
         // With exit-on-close left on, GLib raises SIGTERM in the probe (status 143).
         #expect(lines.first == "status=0", "\(outcome.stdout)\(outcome.stderr)")
@@ -102,6 +102,37 @@ struct HostileProviderTests {
         let last = lines.count == 3 ? lines[2] : ""
         #expect(last.hasPrefix("error 5 ") || last.hasPrefix("error 8 "), "\(lines)")
         #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
+    }
+
+    @Test(
+        "the provider forgets the session right after a write: create prints the ID it stored, rotate sends one SetSecret",
+        arguments: [["create", "--account", "other"], ["rotate", "--json"]])
+    func sessionForgottenAfterWrite(arguments: [String]) throws {
+        let session = try HostileSession.start(.forgetSessionAfterWrite)
+        defer { session.stop() }
+        let outcome = try session.run(arguments + ["--timeout", "\(Self.timeout)", "--no-prompt"])
+        let writes = session.writes()
+        let context = "exit \(outcome.status), stderr \(outcome.stderr.debugDescription), writes \(writes)"
+        #expect(outcome.status == 0 && outcome.stderr.isEmpty, "\(context)")
+        let write = arguments[0] == "create" ? "CreateItem " : "SetSecret "
+        #expect(writes.filter { $0.hasPrefix(write) }.count == 1, "\(context)")
+        // What it printed is what the keyring holds now.
+        let stored = try session.run(["get"] + arguments.dropFirst().filter { $0 != "--json" })
+        #expect(Self.isIDLine(stored.stdout) && outcome.stdout.contains(stored.stdout.dropLast()), "\(context)")
+        #expect(stored.stdout != HostileSession.storedID + "\n", "\(context)")
+    }
+
+    @Test("a failed Prompt call and a failed call keep the provider's D-Bus error name, however odd")
+    func oddErrorNames() throws {
+        for (mode, arguments) in [(HostileMode.promptError, ["get", "--create"]), (.errorText, ["get"])] {
+            let session = try HostileSession.start(mode)
+            defer { session.stop() }
+            let outcome = try session.run(arguments + ["--timeout", "5"])
+            let context = "\(mode.rawValue): exit \(outcome.status), stderr \(outcome.stderr.debugDescription)"
+            #expect(outcome.status == 8, "\(context)")
+            #expect(outcome.stderr.contains("(_0dd.__.Err0r_N4me_.x 0)"), "\(context)")
+            #expect(session.writes().isEmpty, "\(context)")
+        }
     }
 
     /// Whether `text` is one ID in the default format and a newline.
@@ -139,6 +170,9 @@ enum HostileMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case signalFlood = "signal-flood"
     case vanishedItem = "vanished-item"
     case lockedAfterSearch = "locked-after-search"
+    case forgetSessionAfterWrite = "forget-session-after-write"
+    case promptError = "prompt-error"
+    case busGoneInUnlock = "bus-gone-in-unlock"
 
     var testDescription: String { rawValue }
 }
@@ -156,11 +190,13 @@ enum HostileCommand: String, CaseIterable, Sendable, CustomTestStringConvertible
     /// always holds an item for the key, so no run may create one.
     func expectation(in mode: HostileMode) -> HostileExpectation {
         switch (mode, self) {
-        // Signals keyid never subscribes to change nothing, and an item gone since the search
-        // is dropped: it behaves as with a good provider.
-        case (.good, .rotate), (.collectionSignals, .rotate), (.signalFlood, .rotate), (.vanishedItem, .rotate):
+        // Signals keyid never subscribes to change nothing, an item gone since the search is
+        // dropped, and a session forgotten after a write is opened again to read: it behaves
+        // as with a good provider.
+        case (.good, .rotate), (.collectionSignals, .rotate), (.signalFlood, .rotate), (.vanishedItem, .rotate),
+            (.forgetSessionAfterWrite, .rotate):
             return HostileExpectation(statuses: [0], stores: true)
-        case (.good, _), (.collectionSignals, _), (.signalFlood, _), (.vanishedItem, _):
+        case (.good, _), (.collectionSignals, _), (.signalFlood, _), (.vanishedItem, _), (.forgetSessionAfterWrite, _):
             return HostileExpectation(statuses: [0])
         // rotate replaces the value without reading it, and repairs one that is not an ID.
         case (.notAnID, .rotate), (.huge, .rotate), (.noSecret, .rotate), (.otherItem, .rotate),
@@ -171,7 +207,7 @@ enum HostileCommand: String, CaseIterable, Sendable, CustomTestStringConvertible
         case (.stall, _):
             return HostileExpectation(statuses: [6])
         // The item is locked, and --no-prompt does not ask to unlock it.
-        case (.vanishInPrompt, _), (.badCompleted, _):
+        case (.vanishInPrompt, _), (.badCompleted, _), (.promptError, _), (.busGoneInUnlock, _):
             return HostileExpectation(statuses: [4])
         // Locked between the search and the read of its value: locked, not a failed read.
         case (.lockedAfterSearch, _):
@@ -215,6 +251,12 @@ final class HostileSession {
         return probe?.status == 0
     }()
 
+    /// Whether a suite can run `keyid-library-probe` on such a bus: ``canRun``, and the probe
+    /// built beside keyid.
+    static var canRunProbe: Bool {
+        canRun && LibraryKeyringTests.probe.map { FileManager.default.isExecutableFile(atPath: $0) } == true
+    }
+
     let root: URL
     let address: String
     private let bus: RunningProgram
@@ -228,8 +270,9 @@ final class HostileSession {
         self.provider = provider
     }
 
-    /// Starts the bus and the provider in `mode`, and waits until the provider owns its name.
-    static func start(_ mode: HostileMode) throws -> HostileSession {
+    /// Starts the bus and the provider in `mode`, and waits until the provider owns its name
+    /// (`busName`, else org.freedesktop.secrets).
+    static func start(_ mode: HostileMode, busName: String? = nil) throws -> HostileSession {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("keyid-hostile-\(UUID().uuidString)")
         var started: [RunningProgram] = []
         do {
@@ -250,7 +293,11 @@ final class HostileSession {
             let address = try firstLine(of: bus, "dbus-daemon's address")
             let provider = try RunningProgram(
                 python, [script, mode.rawValue, root.appendingPathComponent("writes").path],
-                environment: ["DBUS_SESSION_BUS_ADDRESS": address], workingDirectory: root.path)
+                environment: [
+                    "DBUS_SESSION_BUS_ADDRESS": address, "SECRET_SERVICE_BUS_NAME": busName,
+                    "HOSTILE_BUS_PID": "\(bus.process.processIdentifier)",
+                ],
+                workingDirectory: root.path)
             started.append(provider)
             let ready = try firstLine(of: provider, "the provider's ready line")
             guard ready == "ready" else {
@@ -268,17 +315,18 @@ final class HostileSession {
     var busProcessID: Int32 { bus.process.processIdentifier }
 
     /// Runs a shell script in the private directory, with keyid's environment and `extra`.
-    func shell(_ script: String, _ extra: [String: String]) throws -> ProcessOutcome {
+    func shell(_ script: String, _ extra: [String: String], timeout: Double = 30) throws -> ProcessOutcome {
         try runProgram(
             "/bin/sh", ["-c", script], environment: environment.merging(extra.mapValues { $0 }) { _, new in new },
-            workingDirectory: root.path, timeout: 30)
+            workingDirectory: root.path, timeout: timeout)
     }
 
     /// Runs the built keyid on the private bus, with the private directories and none of
     /// the caller's keyid or keyring settings.
-    func run(_ arguments: [String]) throws -> ProcessOutcome {
+    func run(_ arguments: [String], _ extra: [String: String?] = [:]) throws -> ProcessOutcome {
         try runProgram(
-            TestEnvironment.binary!, arguments, environment: environment, workingDirectory: root.path, timeout: 30)
+            TestEnvironment.binary!, arguments, environment: environment.merging(extra) { _, new in new },
+            workingDirectory: root.path, timeout: 30)
     }
 
     /// The private bus and directories, and none of the caller's keyid or keyring settings.
@@ -291,7 +339,7 @@ final class HostileSession {
             "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SECRET_BACKEND": nil, "GNOME_KEYRING_CONTROL": nil,
             "KEYID_SERVICE": nil, "KEYID_ACCOUNT": nil, "KEYID_BACKEND": nil, "KEYID_COLLECTION": nil,
             "KEYID_TIMEOUT": nil, "KEYID_ON_CLONE": nil, "KEYID_USER": nil, "KEYID_DEVICE_ID": nil,
-            "KEYID_MACHINE_ID_FILE": nil,
+            "KEYID_MACHINE_ID_FILE": nil, "SECRET_SERVICE_BUS_NAME": nil,
         ]
         return environment
     }

@@ -291,13 +291,54 @@ struct LibraryKeyringTests {
     }
 
     @Test(
+        "a prompt started as the bus goes away, in a program under G_DEBUG=fatal-criticals: an error value, nothing on stderr",
+        .enabled(if: HostileSession.canRunProbe))
+    func promptAfterBusGone() throws {
+        for _ in 0..<3 {
+            let session = try HostileSession.start(.busGoneInUnlock)
+            defer { session.stop() }
+            let outcome = try session.shell(
+                "\"$PROBE\" prompt keyid device-id; echo \"status=$?\"",
+                ["PROBE": LibraryKeyringTests.probe!, "G_DEBUG": "fatal-criticals"])
+            let lines = outcome.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.last == "status=0", "\(outcome.stdout)\(outcome.stderr)")
+            #expect(lines.first?.hasPrefix("error ") == true, "\(lines)")
+            #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
+        }
+    }
+
+    @Test(
+        "SIGPIPE is left to GIO: two instances connecting at once on two threads leave it ignored, every time",
+        .enabled(if: TestEnvironment.binary != nil))
+    func sigpipe() throws {
+        let service = TestEnvironment.uniqueService()
+        for _ in 0..<10 {
+            let outcome = try runProgram(Self.probe!, ["pipe", service, "device-id"])
+            #expect(outcome.status == 0 && outcome.stdout == "ignored\n", "\(outcome.stdout)\(outcome.stderr)")
+        }
+    }
+
+    @Test(
         "a guest in its host: nothing printed, no signal handler installed, every outcome a value",
         .enabled(if: TestEnvironment.binary != nil))
     func quiet() throws {
         let outcome = try runProgram(
             Self.probe!, ["quiet", TestEnvironment.uniqueService(), "device-id"])
-        #expect(outcome.status == 0, "signal dispositions changed (status 3) or it failed: \(outcome.status)")
+        #expect(
+            outcome.status == 0,
+            "signal dispositions changed, or SIGPIPE not as GIO leaves it (status 3), or it failed: \(outcome.status)")
         #expect(outcome.stdout.isEmpty, "\(outcome.stdout)")
         #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
+    }
+
+    @Test(
+        "a child forked from a host that used GDBus on its own fails at once, not at the timeout",
+        .enabled(if: TestEnvironment.binary != nil))
+    func forkedFromAGDBusHost() throws {
+        let outcome = try runProgram(Self.probe!, ["forked", TestEnvironment.uniqueService(), "device-id", "5000"])
+        let fields = outcome.stdout.split(separator: " ", maxSplits: 1).map(String.init)
+        #expect(outcome.status == 0 && fields.count == 2, "\(outcome.stdout)\(outcome.stderr)")
+        #expect((Int(fields.first ?? "") ?? .max) < 2000, "\(outcome.stdout)")
+        #expect(fields.last?.hasPrefix("error 8 ") == true && fields.last?.contains("fork") == true, "\(fields)")
     }
 }

@@ -108,6 +108,22 @@ struct LibraryInProcessTests {
         _ = stored
     }
 
+    @Test("a session lost right after a write: only the read-back runs again, and the write is made once")
+    func readBackAfterLostSession() throws {
+        let store = MemoryStore()
+        let ids = ids(store)
+        store.loseSessionAfterNextWrite = true
+        let created = try ids.create(service: key.service, account: key.account)
+        #expect(store.entries.count == 1 && store.writes == 1)
+        #expect(try ids.get(service: key.service, account: key.account) == created)
+        #expect(store.reconnections == 1)
+        store.loseSessionAfterNextWrite = true
+        let rotated = try ids.rotate(key, metadata: true)
+        #expect(rotated.id != created && store.writes == 2)
+        #expect(try ids.get(service: key.service, account: key.account) == rotated.id)
+        #expect(store.reconnections == 2)
+    }
+
     @Test("options out of range are usage errors")
     func options() {
         func isUsage(_ error: any Error) -> Bool {

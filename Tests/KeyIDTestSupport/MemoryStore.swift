@@ -33,7 +33,7 @@ package final class MemoryStore: SecretStore {
             operation: "CreateItem", domain: "g-io-error-quark", code: 18,
             message: "the connection was closed"))
     private var changed = false
-    /// How many times ``reconnect(after:)`` opened the connection again.
+    /// How many times ``reconnect(after:rereading:)`` opened the connection again.
     package private(set) var reconnections = 0
     /// The failure of a call while the connection is lost.
     package static let lostConnection = KeyIDError.keyring(
@@ -72,9 +72,21 @@ package final class MemoryStore: SecretStore {
         try wrote()
     }
 
-    /// After a write: the connection lost under it, when asked for.
+    /// When set, the next write is carried out and then the session is lost, as when the
+    /// provider restarts right after it: the calls that follow fail until the store reconnects.
+    package var loseSessionAfterNextWrite = false
+
+    /// How many writes were carried out.
+    package private(set) var writes = 0
+
+    /// After a write: the connection or the session lost under it, when asked for.
     private func wrote() throws(KeyIDError) {
         changed = true
+        writes += 1
+        if loseSessionAfterNextWrite {
+            loseSessionAfterNextWrite = false
+            connectionLosses += 1
+        }
         guard loseConnectionAfterNextWrite else { return }
         loseConnectionAfterNextWrite = false
         throw Self.closedConnection
@@ -109,10 +121,11 @@ package final class MemoryStore: SecretStore {
 
     package func beginOperation() { changed = false }
 
-    /// As the Secret Service store decides: a refused session always, a closed connection
-    /// only when nothing was written since ``beginOperation()``.
-    package func reconnect(after error: KeyIDError) -> Bool {
-        if error == Self.closedConnection, !changed {
+    /// As the Secret Service store decides: a lost connection or session only when nothing was
+    /// written since ``beginOperation()``, or for the read that follows a write.
+    package func reconnect(after error: KeyIDError, rereading: Bool) -> Bool {
+        guard rereading || !changed else { return false }
+        if error == Self.closedConnection {
             reconnections += 1
             return true
         }

@@ -12,10 +12,26 @@ import KeyIDKit
 //   keyid-library-probe shared-hold SERVICE ACCOUNT        hold, while holding GLib's shared
 //                                                          session-bus connection (first line:
 //                                                          its unique name), as GTK programs do
+//   keyid-library-probe forked SERVICE ACCOUNT MILLISECONDS  takes GLib's shared session-bus
+//                                                          connection, forks, and in the child
+//                                                          one get with that timeout; prints
+//                                                          "MILLISECONDS-TAKEN RESULT"
 //   keyid-library-probe repeat N SERVICE ACCOUNT           getOrCreate, N gets, wait for a line
-//   keyid-library-probe get SERVICE ACCOUNT MILLISECONDS   one get with that timeout
+//   keyid-library-probe get SERVICE ACCOUNT MILLISECONDS [LINGER]
+//                                                          one get with that timeout (then LINGER
+//                                                          milliseconds more before it exits)
 //   keyid-library-probe quiet SERVICE ACCOUNT              every operation; prints nothing
 //   keyid-library-probe diagnose                           diagnose's checks, one a line
+//   keyid-library-probe pipe SERVICE ACCOUNT               two instances connecting at once on
+//                                                          two threads; prints SIGPIPE's
+//                                                          disposition after, "default" or "ignored"
+//   keyid-library-probe prompt SERVICE ACCOUNT             one get, prompts allowed (5 s timeout)
+//   keyid-library-probe restarts SERVICE ACCOUNT           one instance: a getOrCreate for each
+//                                                          line on stdin, printing "ID fds
+//                                                          THREADS RSS" (or "error ...") each
+//   keyid-library-probe soak N SERVICE ACCOUNT             N instances made, used (getOrCreate)
+//                                                          and dropped; prints "fds THREADS RSS"
+//                                                          (KiB) after the 100th and after the last
 //
 // Results go to standard output, one per line: an ID, or "error STATUS MESSAGE".
 
@@ -45,9 +61,10 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> String) -> [St
     return Array(results)
 }
 
-/// The signal dispositions a library must leave as it found them.
-func dispositions() -> [Int] {
-    [SIGPIPE, SIGALRM, SIGTERM, SIGINT, SIGHUP, SIGCHLD].map { signal in
+/// The signal dispositions a library must leave as it found them (SIGPIPE is GIO's: its first
+/// socket ignores it).
+func dispositions(of signals: [Int32] = [SIGALRM, SIGTERM, SIGINT, SIGHUP, SIGCHLD]) -> [Int] {
+    signals.map { signal in
         var action = sigaction()
         sigaction(signal, nil, &action)
         return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self)
@@ -82,10 +99,37 @@ func holdGLibSharedConnection() -> String {
     return String(cString: unique)
 }
 
+/// The process's open file descriptors, threads and resident memory (KiB), from /proc.
+func footprint() -> String {
+    func entries(_ directory: String) -> Int {
+        guard let stream = opendir(directory) else { return -1 }
+        defer { closedir(stream) }
+        var count = 0
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { count += 1 }
+        }
+        return count
+    }
+    var statm = [CChar](repeating: 0, count: 128)
+    let file = fopen("/proc/self/statm", "r")
+    defer { if let file { fclose(file) } }
+    let pages = file.flatMap { fgets(&statm, 128, $0) } != nil ? String(cString: statm).split(separator: " ") : []
+    let resident = pages.count > 1 ? (Int(pages[1]) ?? 0) * sysconf(Int32(_SC_PAGESIZE)) / 1024 : -1
+    return "\(entries("/proc/self/fd")) \(entries("/proc/self/task")) \(resident)"
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
-let needed = ["race": 4, "instances": 4, "repeat": 4, "get": 4, "hold": 3, "shared-hold": 3, "quiet": 3, "diagnose": 1]
+let needed = [
+    "race": 4, "instances": 4, "repeat": 4, "get": 4, "hold": 3, "shared-hold": 3, "quiet": 3, "diagnose": 1, "soak": 4,
+    "pipe": 3, "prompt": 3, "restarts": 3, "forked": 4,
+]
 guard let command = arguments.first, let count = needed[command], arguments.count >= count else {
-    line("usage: keyid-library-probe race|instances|hold|shared-hold|repeat|get|quiet|diagnose ...")
+    line(
+        "usage: keyid-library-probe race|instances|hold|shared-hold|forked|repeat|get|quiet|diagnose|soak|pipe|prompt|restarts ..."
+    )
     exit(2)
 }
 switch arguments[0] {
@@ -126,6 +170,58 @@ case "get":
     let milliseconds = Int(arguments[3]) ?? 1000
     let ids = try DeviceIDs(options: .init(timeout: .milliseconds(milliseconds)))
     line(describe { () throws(KeyIDError) in try ids.get(service: service, account: account) })
+    if arguments.count > 4, let linger = UInt32(arguments[4]) { usleep(linger * 1000) }
+case "forked":
+    let (service, account, milliseconds) = (arguments[1], arguments[2], Int(arguments[3]) ?? 1000)
+    guard holdGLibSharedConnection().hasPrefix(":") else {
+        line("error: no shared connection")
+        exit(1)
+    }
+    let child = fork()
+    if child == 0 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let result = describe { () throws(KeyIDError) in
+            try DeviceIDs(options: .init(timeout: .milliseconds(milliseconds))).get(service: service, account: account)
+        }
+        line("\((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000) \(result)")
+        _exit(0)
+    }
+    var status: Int32 = 0
+    waitpid(child, &status, 0)
+case "soak":
+    let count = max(Int(arguments[1]) ?? 1000, 100)
+    let (service, account) = (arguments[2], arguments[3])
+    var baseline = ""
+    for index in 1...count {
+        let result = describe { () throws(KeyIDError) in
+            try DeviceIDs().getOrCreate(service: service, account: account)
+        }
+        if result.hasPrefix("error") {
+            line(result)
+            exit(1)
+        }
+        if index == 100 {
+            baseline = footprint()
+            line(baseline)
+        }
+    }
+    // The last figures once GLib's threads let go of what they finish after a call returned
+    // (GDBus's worker thread drops the last reference of a close's task, and with it the
+    // context, a moment after): up to 3 s for the descriptors to come back to the baseline.
+    for _ in 0..<30 where footprint().split(separator: " ").first != baseline.split(separator: " ").first {
+        usleep(100_000)
+    }
+    line(footprint())
+case "restarts":
+    let ids = try DeviceIDs(options: .init(timeout: .seconds(5)))
+    while readLine() != nil {
+        line(
+            describe { () throws(KeyIDError) in try ids.getOrCreate(service: arguments[1], account: arguments[2]) }
+                + " " + footprint())
+    }
+case "prompt":
+    let ids = try DeviceIDs(options: .init(allowsPrompt: true, timeout: .seconds(5)))
+    line(describe { () throws(KeyIDError) in try ids.get(service: arguments[1], account: arguments[2]) })
 case "diagnose":
     try DeviceIDs().diagnose { check in line("\(check.status.rawValue) \(check.name): \(check.detail)") }
 case "quiet":
@@ -140,7 +236,18 @@ case "quiet":
     try? ids.delete(service: service, account: account)
     _ = try? ids.getOrCreate(service: "", account: account)
     _ = try? DeviceIDs(backend: .file(directory: "/proc/keyid")).getOrCreate(service: service, account: account)
-    exit(dispositions() == before ? 0 : 3)
+    // The others as they were, and SIGPIPE ignored, as GIO's first socket leaves it.
+    exit(dispositions() == before && dispositions(of: [SIGPIPE]) == [1] ? 0 : 3)
+case "pipe":
+    let (service, account) = (arguments[1], arguments[2])
+    signal(SIGPIPE, SIG_DFL)
+    for result in onThreads(
+        2,
+        { _ in describe { () throws(KeyIDError) in try DeviceIDs().getOrCreate(service: service, account: account) } })
+    where result.hasPrefix("error") {
+        line(result)
+    }
+    line(dispositions(of: [SIGPIPE]) == [1] ? "ignored" : "default")
 default:
     line("unknown command \(arguments[0])")
     exit(2)

@@ -65,7 +65,11 @@ package struct Settings: Equatable, Sendable {
                 "\(EnvironmentVariable.fileDirectory.rawValue) must be an absolute path, not '\(Parser.printable(fileDirectory))'"
             )
         }
-        if spec.takes(.backend) { try Self.checkSecretBackend(processEnvironment) }
+        if spec.takes(.backend) {
+            try Self.checkSecretBackend(processEnvironment)
+            // Refused before anything is asked of the bus, as the store would refuse it later.
+            _ = try SessionBus.secretServiceName(processEnvironment)
+        }
     }
 
     /// The option's checked value when it was given; else its variable's value, when set and

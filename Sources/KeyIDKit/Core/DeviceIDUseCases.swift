@@ -124,7 +124,7 @@ package struct DeviceIDUseCases {
         let previous = chosen.secret.flatMap { DeviceID(parsing: $0) }
         return (
             metadata
-                ? try read(key, metadata: true)
+                ? try readBack(key, metadata: true)
                 : DeviceRecord(id: newID, key: key, item: chosen, duplicates: 0), previous
         )
     }
@@ -149,10 +149,22 @@ package struct DeviceIDUseCases {
     private func add(_ new: NewItem, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
         try store.add(new)
         do {
-            return try read(new.key, metadata: metadata)
+            return try readBack(new.key, metadata: metadata)
         } catch .notFound {
             // A provider that does not show a new item at once: what was stored is the ID.
             return DeviceRecord(id: new.id, key: new.key, item: StoredItem(handle: ""), duplicates: 0)
+        }
+    }
+
+    /// The read that follows a write, once more on a new connection when the store lost its
+    /// connection meanwhile (a provider that restarted no longer knows the session): the write
+    /// is never made twice, and the record is what a later `get` returns.
+    private func readBack(_ key: ItemKey, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
+        do {
+            return try read(key, metadata: metadata)
+        } catch {
+            guard store.reconnect(after: error, rereading: true) else { throw error }
+            return try read(key, metadata: metadata)
         }
     }
 

@@ -5,8 +5,9 @@ package struct Host: Sendable {
     /// Whether the process is keyid's own: then its GLib messages may be dropped, and the run's
     /// deadline bounds the whole run, so keyid's lock is waited for, and the bus connected to,
     /// without a bound of their own.
-    /// In a program's process, keyid leaves its environment, SIGPIPE disposition and GLib's
-    /// shared connection as they are, and bounds every wait by ``DeviceIDs/Options/timeout``.
+    /// In a program's process, keyid leaves its environment and GLib's shared connection as
+    /// they are (and SIGPIPE as GIO's first socket leaves it: ignored), and bounds every wait by
+    /// ``DeviceIDs/Options/timeout``.
     package var ownsProcess: Bool
     /// What to do about one locked keyring when no prompt was allowed, after "is locked; ".
     package var unlockOne: String

@@ -23,19 +23,20 @@ package protocol SecretStore: AnyObject {
     func replace(_ item: StoredItem, with new: NewItem) throws(KeyIDError)
     /// Removes one item.
     func delete(_ item: StoredItem) throws(KeyIDError)
-    /// Marks the start of one use case: what ``reconnect(after:)`` says depends on what was
+    /// Marks the start of one use case: what ``reconnect(after:rereading:)`` says depends on what was
     /// sent since.
     func beginOperation()
     /// Whether `error` means the store's connection was lost (its provider restarted, its
-    /// bus went away) before anything was changed since ``beginOperation()``, so that the
-    /// use case can run again from its start; then the store has let go of the connection,
+    /// bus went away) where what failed may run again: the use case from its start, when
+    /// nothing was changed since ``beginOperation()``; or, `rereading`, the read that follows
+    /// a change, which never repeats the change. Then the store has let go of the connection,
     /// and the next call opens a new one.
-    func reconnect(after error: KeyIDError) -> Bool
+    func reconnect(after error: KeyIDError, rereading: Bool) -> Bool
 }
 
 extension SecretStore {
     /// Stores without a connection have nothing to mark.
     package func beginOperation() {}
     /// Stores without a connection never lose one.
-    package func reconnect(after error: KeyIDError) -> Bool { false }
+    package func reconnect(after error: KeyIDError, rereading: Bool) -> Bool { false }
 }

@@ -225,7 +225,7 @@ public final class DeviceIDs: Sendable {
     }
 
     /// Runs `body` with the use cases, one call at a time. When the store's connection was
-    /// lost before anything was changed (see ``SecretStore/reconnect(after:)``), the store
+    /// lost before anything was changed (see ``SecretStore/reconnect(after:rereading:)``), the store
     /// reconnects and `body` runs once more; a write the provider may have carried out is
     /// never repeated.
     func run<T: Sendable>(_ body: (DeviceIDUseCases) throws(KeyIDError) -> T) throws(KeyIDError) -> T {
@@ -235,7 +235,7 @@ public final class DeviceIDs: Sendable {
             do throws(KeyIDError) {
                 return try body(useCases)
             } catch {
-                guard opened.store?.reconnect(after: error) == true else { throw error }
+                guard opened.store?.reconnect(after: error, rereading: false) == true else { throw error }
                 opened.store?.beginOperation()
                 return try body(useCases)
             }

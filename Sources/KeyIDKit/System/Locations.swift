@@ -5,6 +5,14 @@ enum Locations {
     /// `/run/user/UID/bus`, each only when it is a socket of the user's. Never a bus that
     /// would have to be started.
     static func sessionBus(_ environment: ProcessEnvironment) throws(KeyIDError) -> SessionBus {
+        let serviceName = try SessionBus.secretServiceName(environment)
+        var bus = try sessionBusAddress(environment)
+        bus.serviceName = serviceName
+        return bus
+    }
+
+    /// ``sessionBus(_:)``'s address, and where it came from.
+    private static func sessionBusAddress(_ environment: ProcessEnvironment) throws(KeyIDError) -> SessionBus {
         let variable = SystemVariable.sessionBus.rawValue
         if let configured = try environment.value(.sessionBus), !configured.isEmpty {
             guard !SessionBus.autolaunches(configured) else { throw SessionBus.refusingAutolaunch(configured) }

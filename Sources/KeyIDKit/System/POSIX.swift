@@ -89,21 +89,6 @@ enum POSIX {
         return closed
     }
 
-    /// Records how `signal` is handled now; the function returned puts that back if it changed.
-    static func signalDisposition(_ signal: Int32) -> () -> Void {
-        var before = sigaction()
-        sigaction(signal, nil, &before)
-        return {
-            var now = sigaction()
-            sigaction(signal, nil, &now)
-            if unsafeBitCast(now.__sigaction_handler.sa_handler, to: Int.self)
-                != unsafeBitCast(before.__sigaction_handler.sa_handler, to: Int.self)
-            {
-                sigaction(signal, &before, nil)
-            }
-        }
-    }
-
     /// Ends the process as a program whose reader went away ends: by SIGPIPE, even when the
     /// parent left it ignored. Returns the shell's status for it if the signal cannot end it.
     static func endOfBrokenPipe() -> Int32 {

@@ -8,9 +8,46 @@ package struct SessionBus: Equatable, Sendable {
     /// Where the address came from, for `doctor`.
     package var source: String
 
+    /// The bus name the Secret Service is addressed by on it (``secretServiceName(_:)``).
+    package var serviceName = SessionBus.defaultServiceName
+
     package init(address: String, source: String) {
         self.address = address
         self.source = source
+    }
+
+    /// The Secret Service's well-known bus name.
+    package static let defaultServiceName = "org.freedesktop.secrets"
+
+    /// The bus name of the Secret Service: `SECRET_SERVICE_BUS_NAME`, which libsecret reads
+    /// for its own calls, else ``defaultServiceName``. A value that is not a bus name is a
+    /// usage error: GDBus would drop every call to it without a word, and each would wait out
+    /// the timeout.
+    static func secretServiceName(_ environment: ProcessEnvironment) throws(KeyIDError) -> String {
+        guard let name = try environment.value(.secretServiceBusName) else { return defaultServiceName }
+        guard isBusName(name) else {
+            throw .usage(
+                "\(SystemVariable.secretServiceBusName.rawValue) is '\(DisplayText.escaped(name))', which is not a D-Bus bus name; unset it to use \(defaultServiceName)"
+            )
+        }
+        return name
+    }
+
+    /// Whether `name` is a D-Bus bus name: a unique name (`:1.42`) or a well-known one, two or
+    /// more non-empty elements of `[A-Za-z0-9_-]` joined by dots, at most 255 bytes, whose
+    /// elements do not start with a digit.
+    static func isBusName(_ name: String) -> Bool {
+        let unique = name.hasPrefix(":")
+        let elements = (unique ? name.dropFirst() : Substring(name)).split(
+            separator: ".", omittingEmptySubsequences: false)
+        guard name.utf8.count <= 255, elements.count >= 2 else { return false }
+        return elements.allSatisfy { element in
+            guard let first = element.utf8.first, unique || !(0x30...0x39).contains(first) else { return false }
+            return element.utf8.allSatisfy { byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+            }
+        }
     }
 
     /// The address of the bus socket at `path`, when it is a socket owned by `uid`.

@@ -4,6 +4,7 @@ package enum SystemVariable: String, CaseIterable, Sendable {
     case stateHome = "XDG_STATE_HOME"
     case sessionBus = "DBUS_SESSION_BUS_ADDRESS"
     case secretBackend = "SECRET_BACKEND"
+    case secretServiceBusName = "SECRET_SERVICE_BUS_NAME"
     case runtimeDirectory = "XDG_RUNTIME_DIR"
     case cacheHome = "XDG_CACHE_HOME"
     case home = "HOME"

@@ -3,7 +3,8 @@
 
   hostile-provider.py MODE WRITE_LOG
 
-Owns org.freedesktop.secrets on the session bus that DBUS_SESSION_BUS_ADDRESS names, with
+Owns org.freedesktop.secrets (or $SECRET_SERVICE_BUS_NAME) on the session bus that
+DBUS_SESSION_BUS_ADDRESS names, with
 one collection, login (the default alias), holding one item with the attributes
 service=keyid account=device-id. MODE says how it answers:
 
@@ -28,6 +29,15 @@ service=keyid account=device-id. MODE says how it answers:
                        the caller (libsecret 0.20.5's own signal handler crashes on them)
   vanished-item        SearchItems also finds an item that is gone: every call on it fails with
                        the Secret Service's NoSuchObject (as an item deleted since the search)
+  prompt-error         the item is locked, and its unlock prompt's Prompt call fails with the odd
+                       error name and message of error-text
+  bus-gone-in-unlock   the item is locked; Unlock answers with a prompt, and then the provider
+                       kills the bus ($HOSTILE_BUS_PID), so the client's prompt starts on a
+                       closed connection
+  forget-session-after-write
+                       as good, but each CreateItem or SetSecret, once carried out, makes the
+                       provider forget its sessions (as a restart does): a call naming one
+                       fails with NoSession until the client opens another
   signal-flood         from the start, and to every caller once it has called, a stream of
                        Service, Collection, Properties and Prompt signals (100 a batch,
                        a batch every 20 ms); otherwise as good
@@ -49,17 +59,17 @@ MODES = {
     "good", "stall", "wrong-types", "wrong-types-paths", "wrong-types-secrets", "not-an-id", "huge",
     "no-secret", "other-item", "refuse-session", "exit-mid-call", "error-text", "vanish-in-prompt",
     "bad-completed", "collection-signals", "signal-flood", "vanished-item", "locked-after-search",
+    "forget-session-after-write", "prompt-error", "bus-gone-in-unlock",
 }
 # The item is locked, and its unlock prompt ends without a result: the provider leaves the bus
 # once the prompt is shown, or completes it with a signal of the wrong type.
-PROMPT_MODES = {"vanish-in-prompt", "bad-completed"}
+PROMPT_MODES = {"vanish-in-prompt", "bad-completed", "prompt-error", "bus-gone-in-unlock"}
 
 SERVICE_PATH = "/org/freedesktop/secrets"
 COLLECTION_PATH = SERVICE_PATH + "/collection/login"
 ITEM_PATH = COLLECTION_PATH + "/1"
 OTHER_PATH = COLLECTION_PATH + "/2"
 GHOST_PATH = COLLECTION_PATH + "/9"
-SESSION_PATH = SERVICE_PATH + "/session/1"
 PROMPT_PATH = SERVICE_PATH + "/prompt/1"
 PROMPT = "org.freedesktop.Secret.Prompt"
 
@@ -83,6 +93,9 @@ open(write_log, "a").close()
 
 # Replies held back in mode stall: kept, so that they are never sent.
 unanswered = []
+# The sessions the provider knows, and how many it opened.
+sessions = set()
+opened_sessions = 0
 
 
 def record(call, path, detail=""):
@@ -111,6 +124,13 @@ def withheld(reply, error):
     if mode == "exit-mid-call":
         os._exit(3)
     return False
+
+
+def written():
+    """After a write was carried out: in mode forget-session-after-write, every session is
+    forgotten."""
+    if mode == "forget-session-after-write":
+        sessions.clear()
 
 
 def stored_value():
@@ -203,6 +223,7 @@ class Item(Exported):
         record("SetSecret", self.path)
         hostile()
         self.value = bytes(value[2])
+        written()
 
     @dbus.service.method(ITEM, in_signature="", out_signature="o")
     def Delete(self):
@@ -251,6 +272,7 @@ class Collection(Exported):
         path = "%s/%d" % (self.path, self.next_item)
         self.next_item += 1
         items[path] = Item(self.connection, path, label, attributes, bytes(value[2]))
+        written()
         return (dbus.ObjectPath(path), dbus.ObjectPath("/"))
 
     @dbus.service.method(COLLECTION, in_signature="", out_signature="o")
@@ -275,7 +297,11 @@ class Service(Exported):
             fail("this provider opens no sessions", name="org.freedesktop.DBus.Error.NotSupported")
         if algorithm != "plain":
             fail("algorithm %s is not supported" % algorithm, name="org.freedesktop.DBus.Error.NotSupported")
-        return (dbus.String("", variant_level=1), dbus.ObjectPath(SESSION_PATH))
+        global opened_sessions
+        opened_sessions += 1
+        path = "%s/session/%d" % (SERVICE_PATH, opened_sessions)
+        sessions.add(path)
+        return (dbus.String("", variant_level=1), dbus.ObjectPath(path))
 
     @dbus.service.method(SERVICE, in_signature="a{ss}", out_signature=None, async_callbacks=("reply", "error"))
     def SearchItems(self, attributes, reply, error):
@@ -299,7 +325,7 @@ class Service(Exported):
         hostile()
         if withheld(reply, error):
             return
-        if session != SESSION_PATH:
+        if session not in sessions:
             error(dbus.exceptions.DBusException(
                 "no session %s" % session, name="org.freedesktop.Secret.Error.NoSession"))
             return
@@ -324,6 +350,8 @@ class Service(Exported):
     @dbus.service.method(SERVICE, in_signature="ao", out_signature="aoo")
     def Unlock(self, objects):
         hostile()
+        if mode == "bus-gone-in-unlock":
+            GLib.timeout_add(20, lambda: os.kill(int(os.environ["HOSTILE_BUS_PID"]), 9))
         if mode in PROMPT_MODES:
             return (dbus.Array([], signature="o"), dbus.ObjectPath(PROMPT_PATH))
         return (dbus.Array(objects, signature="o"), dbus.ObjectPath("/"))
@@ -351,6 +379,8 @@ class Prompt(dbus.service.Object):
 
     @dbus.service.method(PROMPT, in_signature="s", out_signature="")
     def Prompt(self, window):
+        if mode == "prompt-error":
+            fail(ODD_MESSAGE, name=ODD_NAME)
         GLib.timeout_add(100, self.end)
 
     @dbus.service.method(PROMPT, in_signature="", out_signature="")
@@ -430,7 +460,8 @@ ghost = Ghost(bus, GHOST_PATH)
 items[ITEM_PATH] = Item(bus, ITEM_PATH, "keyid device ID", {"service": "keyid", "account": "device-id"},
                         stored_value())
 bus.add_message_filter(on_message)
-name = dbus.service.BusName("org.freedesktop.secrets", bus, do_not_queue=True)
+name = dbus.service.BusName(os.environ.get("SECRET_SERVICE_BUS_NAME", "org.freedesktop.secrets"), bus,
+                           do_not_queue=True)
 if mode == "signal-flood":
     GLib.timeout_add(20, flood)
 print("ready", flush=True)

@@ -216,6 +216,9 @@ package enum CommandTable {
             return
                 "the session bus where the Secret Service is found; unset: $XDG_RUNTIME_DIR/bus, else /run/user/UID/bus, each only when it is your socket (keyid never starts a bus)"
         case .secretBackend: return "must be unset, service or file; any other value is refused"
+        case .secretServiceBusName:
+            return
+                "the Secret Service's bus name, as libsecret reads it; unset: org.freedesktop.secrets (a value that is not a bus name is refused)"
         case .runtimeDirectory:
             return "where the lock file lives (keyid/lock); unset or missing: /run/user/UID when it exists"
         case .cacheHome: return "where the lock file lives when there is no runtime directory"

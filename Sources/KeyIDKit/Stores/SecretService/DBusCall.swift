@@ -1,8 +1,9 @@
 /// One D-Bus method call, by default to the Secret Service, made through GDBus on the
 /// connection of libsecret's `SecretService` (``LibSecretConnection``).
 struct DBusCall: Equatable, Sendable {
-    /// The Secret Service's well-known bus name.
-    static let secretService = "org.freedesktop.secrets"
+    /// The Secret Service, by the name the connection addresses it by
+    /// (``SessionBus/serviceName``).
+    static let secretService = SessionBus.defaultServiceName
     /// The bus name that receives the call.
     var destination: String = secretService
     /// The object called. Address a collection by the path `Service.ReadAlias` gives, not

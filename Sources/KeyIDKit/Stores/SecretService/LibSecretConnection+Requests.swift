@@ -99,8 +99,10 @@ extension LibSecretConnection {
     private static let gdbusProcess = ThreadLock<pid_t?>(nil)
 
     /// Marks this process as the one whose GDBus thread connections use; refuses in a child
-    /// made by `fork` after its parent connected, which has no such thread.
-    static func claimGDBusThread() throws(SecretServiceFailure) {
+    /// made by `fork` after its parent connected, which has no such thread. A program's first
+    /// connect also checks that the thread runs: a child of a host that used GDBus on its own
+    /// (a GApplication, GSettings) has none either, and would wait out the timeout.
+    static func claimGDBusThread(ownsProcess: Bool, threadRuns: () -> Bool) throws(SecretServiceFailure) {
         try gdbusProcess.withLock { (process: inout pid_t?) throws(SecretServiceFailure) in
             if let parent = process, parent != getpid() {
                 throw SecretServiceFailure(
@@ -108,6 +110,15 @@ extension LibSecretConnection {
                     message:
                         "GLib's D-Bus thread runs in process \(parent), which made this one by fork; connect from a process of its own"
                 )
+            }
+            if process == nil, !ownsProcess {
+                guard threadRuns() else {
+                    throw SecretServiceFailure(
+                        operation: "fork", domain: GErrorCode.ioDomain, code: GErrorCode.ioFailed,
+                        message:
+                            "GLib's D-Bus thread did not survive the fork that made this process (its parent used D-Bus); connect from a process of its own"
+                    )
+                }
             }
             process = getpid()
         }

@@ -8,11 +8,13 @@ import Glibc
 /// It is a GDBus connection of its own to the bus keyid found, with libsecret's
 /// `SecretService` on it (a subclass, `keyid_service_open` in `CLibSecret`): no property
 /// loading, no signal subscriptions, no start of the provider at set-up. GLib's shared
-/// session-bus connection, its exit-on-close and the host's SIGPIPE disposition are left as
-/// they were; a closed connection is a failed call, and the next one connects again.
+/// session-bus connection and its exit-on-close are left as they were (SIGPIPE, as GIO leaves
+/// it: ignored); a closed connection is a failed call, and the next one connects again.
 final class LibSecretConnection {
     /// The bound on each batch of requests.
     let timeout: Duration
+    /// The bus name the Secret Service is addressed by.
+    let serviceName: String
     /// The `GMainContext` the connection's requests complete in.
     let context: OpaquePointer
     private let connection: OpaquePointer
@@ -26,10 +28,11 @@ final class LibSecretConnection {
     var introducedOwner: String?
 
     private init(
-        timeout: Duration, context: OpaquePointer, connection: OpaquePointer,
+        timeout: Duration, serviceName: String, context: OpaquePointer, connection: OpaquePointer,
         service: UnsafeMutablePointer<SecretService>
     ) {
         self.timeout = timeout
+        self.serviceName = serviceName
         self.context = context
         self.connection = connection
         self.service = service
@@ -40,9 +43,7 @@ final class LibSecretConnection {
         guard isOwnedByThisProcess else { return }
         withContext {
             g_object_unref(service)
-            keyid_connection_flush(connection, context, 250)  // what was posted (a session's Close)
-            keyid_connection_close(connection)
-            keyid_context_dispatch(context, 1000)
+            Self.finishLater(keyid_connection_close(connection, context, abandoned ? 0 : 1, 1000))
         }
         g_main_context_unref(context)
     }
@@ -70,22 +71,38 @@ final class LibSecretConnection {
     /// up libsecret's `SecretService` on it, within `timeout`. Its one waited call (GetNameOwner)
     /// goes out with ``introduction``, which gnome-keyring 42.1 answers without knowing the
     /// caller, and after which it knows this one (doc/COMPATIBILITY.md).
-    static func open(address: String, timeout: Duration, ownsProcess: Bool) throws(SecretServiceFailure)
+    static func open(address: String, serviceName: String, timeout: Duration, ownsProcess: Bool)
+        throws(SecretServiceFailure)
         -> LibSecretConnection
     {
-        try claimGDBusThread()
-        quietGLibLog(ownsProcess: ownsProcess)
-        // GSocket's class set-up ignores SIGPIPE for the whole process; GDBus sends with
-        // MSG_NOSIGNAL on Linux, so the host's disposition is put back.
-        let restoreSIGPIPE = POSIX.signalDisposition(SIGPIPE)
-        defer { restoreSIGPIPE() }
+        try claimGDBusThread(ownsProcess: ownsProcess) { keyid_gdbus_thread_runs() != 0 }
+        keyid_quiet_log(ownsProcess ? 1 : 0)
+        // SIGPIPE is left to GIO, whose first socket ignores it for the process (GLib documents
+        // it; GLib hosts rely on it): keyid sets and restores no disposition, so none can race.
         let context = g_main_context_new()!
         var opened: LibSecretConnection?
         defer { if opened == nil { g_main_context_unref(context) } }
+        let deadline = MonotonicInstant.now + timeout
+        var error: UnsafeMutablePointer<GError>?
+        // keyid's own process, which its deadline ends, connects in this thread: no thread of
+        // its own and no hand-over (0.2 ms a run). A program's connect runs in a thread of its
+        // own, given up at the timeout; that thread closes what it makes after (a bus that
+        // answers Hello late), since GDBus cannot cancel Hello.
+        let connected: OpaquePointer?
+        if ownsProcess {
+            g_main_context_push_thread_default(context)
+            connected = keyid_connection_new_sync(address, &error)
+            g_main_context_pop_thread_default(context)
+        } else {
+            let bound = g_get_monotonic_time() + Int(milliseconds(until: deadline)) * 1000
+            connected = keyid_connection_new_bounded(address, context, bound, &error)
+        }
+        guard let connection = connected else {
+            throw failure(error, connectOperation) ?? .timedOut(connectOperation, timeout: timeout)
+        }
         g_main_context_push_thread_default(context)
         defer { g_main_context_pop_thread_default(context) }
         drain(context)
-        let deadline = MonotonicInstant.now + timeout
         let cancellable = g_cancellable_new()
         defer { g_object_unref(cancellable) }
         // Nothing is asked of the provider yet: cancelling is safe.
@@ -96,41 +113,27 @@ final class LibSecretConnection {
                 throw SecretServiceFailure.timedOut(connectOperation, timeout: timeout)
             }
         }
-        var error: UnsafeMutablePointer<GError>?
-        // keyid's own process, which its deadline ends, connects in this thread: no GTask thread
-        // and no hand-over (0.2 ms a run). A program's thread gets its call back at the timeout.
-        let connected: OpaquePointer?
-        if ownsProcess {
-            connected = keyid_connection_new_sync(address, &error)
-        } else {
-            let connecting = Slot()
-            keyid_connection_new(address, cancellable, finished, connecting.retained)
-            try complete([connecting])
-            connected = g_dbus_connection_new_finish(connecting.result, &error)
-        }
-        guard let connection = connected else {
-            throw failure(error, connectOperation) ?? .timedOut(connectOperation, timeout: timeout)
-        }
         var service: UnsafeMutablePointer<SecretService>?
         defer {
             if opened == nil {
                 if let service { g_object_unref(service) }
-                keyid_connection_close(connection)
+                finishLater(keyid_connection_close(connection, context, 0, 1000))
             }
         }
         let opening = Slot()
-        keyid_service_open(connection, cancellable, finished, opening.retained)
+        keyid_service_open(connection, serviceName, cancellable, finished, opening.retained)
         let introduction = Slot()
         g_dbus_connection_call(
-            connection, keyid_service_bus_name(), Self.introduction.path, Self.introduction.interface,
+            connection, serviceName, Self.introduction.path, Self.introduction.interface,
             Self.introduction.member, encode(.tuple(Self.introduction.arguments)), nil, G_DBUS_CALL_FLAGS_NONE,
             milliseconds(until: deadline), cancellable, finished, introduction.retained)
         try complete([opening, introduction])
-        service = secret_service_open_finish(opening.result, &error)
+        service = keyid_service_open_finish(opening.result, &error)
         guard let service, error == nil else {
             throw failure(error, connectOperation) ?? .providerLeft(connectOperation)
         }
-        let made = LibSecretConnection(timeout: timeout, context: context, connection: connection, service: service)
+        let made = LibSecretConnection(
+            timeout: timeout, serviceName: serviceName, context: context, connection: connection, service: service)
         made.introducedOwner = made.providerOwner  // which has answered the read (or refused it)
         opened = made
         return made
@@ -149,6 +152,13 @@ final class LibSecretConnection {
 
     /// Abandoned connections whose requests have not all ended yet.
     private static let abandonedConnections = ThreadLock<[LibSecretConnection]>([])
+    /// Closes that did not complete in their bound, each with a reference to its context.
+    private static let unfinishedCloses = ThreadLock<[UnsafeMutablePointer<KeyidPending>]>([])
+
+    /// Keeps a close that is still to complete (``drain(_:)`` waits for it).
+    private static func finishLater(_ close: UnsafeMutablePointer<KeyidPending>?) {
+        if let close { unfinishedCloses.withLock { $0.append(close) } }
+    }
 
     /// Dispatches what is ready in `context` and in the contexts of abandoned connections,
     /// without waiting, and a bounded amount (a provider flooding signals cannot hold a call).
@@ -170,6 +180,12 @@ final class LibSecretConnection {
             if connection.outstanding.contains(where: { $0.result == nil }) { still.append(connection) }
         }
         if !still.isEmpty { abandonedConnections.withLock { $0 += still } }
+        let closes = unfinishedCloses.withLock { closes in
+            defer { closes = [] }
+            return closes
+        }
+        let open = closes.filter { keyid_pending_wait($0, 0) == 0 }
+        if !open.isEmpty { unfinishedCloses.withLock { $0 += open } }
     }
 
     /// Starts `request` with its arguments `parameters` (``parameters(of:)``; `nil`: they could
@@ -182,10 +198,9 @@ final class LibSecretConnection {
             guard let parameters else { return .unencodable(call.operation) }
             let replyType = call.replyType.flatMap { keyid_variant_type_new($0) }
             defer { if let replyType { g_variant_type_free(replyType) } }
-            // The Secret Service by the name libsecret's proxy uses ($SECRET_SERVICE_BUS_NAME).
-            let service = call.destination == DBusCall.secretService
+            // The Secret Service by the name libsecret's proxy uses.
             g_dbus_connection_call(
-                connection, service ? String(cString: keyid_service_bus_name()) : call.destination, call.path,
+                connection, call.destination == DBusCall.secretService ? serviceName : call.destination, call.path,
                 call.interface, call.member, parameters, replyType, G_DBUS_CALL_FLAGS_NONE, timeout, nil,
                 Self.finished, slot.retained)
         case .searchItems, .readAlias:
@@ -227,7 +242,7 @@ final class LibSecretConnection {
             if let reply, case .tuple(let replied) = Self.decode(reply) { values = replied } else { values = [] }
         case .prompt:
             let prompt = slot.object?.assumingMemoryBound(to: SecretPrompt.self)
-            let value = secret_prompt_perform_finish(prompt, result, &error)
+            let value = keyid_prompt_finish(prompt, result, &error)
             defer { if let value { g_variant_unref(value) } }
             values = value.map { [Self.decode($0)] } ?? []
         }
@@ -381,20 +396,4 @@ final class LibSecretConnection {
         defer { g_free(text) }
         return text.map { String(cString: $0) }
     }
-
-    /// Drops what libsecret logs (warnings about malformed replies, which keyid reports as
-    /// failures), once a process: a library must not print. The command (`ownsProcess`) drops
-    /// GLib's messages of every domain, so that each failure is one line, keyid's.
-    private static func quietGLibLog(ownsProcess: Bool) {
-        logQuieted.withLock { quieted in
-            guard !quieted else { return }
-            quieted = true
-            let levels = GLogLevelFlags(
-                rawValue: G_LOG_LEVEL_MASK.rawValue & ~(G_LOG_LEVEL_ERROR.rawValue | G_LOG_FLAG_FATAL.rawValue))
-            _ = g_log_set_handler("libsecret", levels, { _, _, _, _ in }, nil)
-            if ownsProcess { _ = g_log_set_default_handler({ _, _, _, _ in }, nil) }
-        }
-    }
-
-    private static let logQuieted = ThreadLock(false)
 }

@@ -1,15 +1,21 @@
 /// `keyid doctor`'s checks of the session bus, the provider and the default keyring.
 extension SecretServiceStore: Diagnosable {
+    /// The bus name the Secret Service is addressed by on the bus found.
+    private var serviceName: String { bus?.serviceName ?? SessionBus.defaultServiceName }
+
     package func diagnose(_ report: (Check) -> Void) {
         // A failure to connect is the bus's; a failed call, the provider's.
         let owner: SecretServiceReply
         do {
+            // The name the Secret Service is addressed by (SECRET_SERVICE_BUS_NAME), once the bus
+            // is found.
+            _ = try connection()
             owner = try requests([
                 .method(
                     DBusCall(
                         destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                         interface: "org.freedesktop.DBus", member: "GetConnectionUnixProcessID",
-                        arguments: [.string(DBusCall.secretService)], replyType: "(u)"))
+                        arguments: [.string(serviceName)], replyType: "(u)"))
             ])[0]
         } catch {
             return report(.fail("session bus", error))
@@ -23,7 +29,8 @@ extension SecretServiceStore: Diagnosable {
             guard case .uint32(let pid) = reply.first else {
                 return report(.fail("secret service", .unavailable(.noProvider)))
             }
-            report(.ok("secret service", Self.providerName(pid: pid)))
+            let named = serviceName == SessionBus.defaultServiceName ? "" : " as \(DisplayText.escaped(serviceName))"
+            report(.ok("secret service", Self.providerName(pid: pid) + named))
         case .failure(let error):
             return report(.fail("secret service", error.outcome))
         }

@@ -41,7 +41,7 @@ package final class SecretServiceStore: SecretStore {
 
     /// Connects lazily, on the first call that needs the service, to the bus `bus` finds.
     /// `host.ownsProcess`: the process is keyid's own, whose GLib messages may be dropped
-    /// (``LibSecretConnection/open(address:timeout:ownsProcess:)``).
+    /// (``LibSecretConnection/open(address:serviceName:timeout:ownsProcess:)``).
     package init(
         allowPrompt: Bool, collection: String? = nil, timeout: Duration, host: Host = .program,
         bus: @escaping () throws(KeyIDError) -> SessionBus
@@ -251,11 +251,12 @@ package final class SecretServiceStore: SecretStore {
 
     package func beginOperation() { changed = false }
 
-    package func reconnect(after error: KeyIDError) -> Bool {
+    package func reconnect(after error: KeyIDError, rereading: Bool) -> Bool {
         guard case .failed(.keyring(let failure)) = error, failure.meansLostConnection else { return false }
-        // A session the provider does not know was refused before anything was done; a closed
-        // connection may have taken a change with it, unless none was sent.
-        guard failure.domain == GErrorCode.noSession || !changed else { return false }
+        // Once a change was sent, the provider may have carried it out, whatever failed after
+        // it (a session refused by a provider that restarted since the change included): only
+        // a read may run again.
+        guard rereading || !changed else { return false }
         dropConnection()
         return true
     }
@@ -280,14 +281,15 @@ package final class SecretServiceStore: SecretStore {
         self.bus = bus
         do {
             let connection = try LibSecretConnection.open(
-                address: bus.address, timeout: timeout, ownsProcess: host.ownsProcess)
+                address: bus.address, serviceName: bus.serviceName, timeout: timeout, ownsProcess: host.ownsProcess)
             opened = connection
             return connection
         } catch {
             // A failure to connect means there is no usable session bus, or one that did not
-            // accept the connection in time.
+            // accept the connection in time; a D-Bus error the bus answered with (its name as the
+            // domain) is reported as itself.
             if error.operation == LibSecretConnection.connectOperation,
-                !error.is(GErrorCode.ioDomain, GErrorCode.ioTimedOut)
+                !error.is(GErrorCode.ioDomain, GErrorCode.ioTimedOut), !error.domain.contains(".")
             {
                 throw .unavailable(.noBus(error.message))
             }
