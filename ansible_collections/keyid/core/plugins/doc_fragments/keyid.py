@@ -64,7 +64,7 @@ options:
       - With O(backend=file), the directory that holds the ID files, an absolute path (keyid's E(KEYID_FILE_DIR); a keyid
         released before it ignores it and keeps its own directory).
       - When not given, keyid uses E(XDG_STATE_HOME)C(/keyid), else V(/var/lib/keyid) for root, else
-        C(~/.local/state/keyid) of the user it runs as. Set V(/var/lib/keyid) to find the ID that keyid run as root
+        C(~/.local/state/keyid) of the user it runs as (of O(user) when root acts for that user). Set V(/var/lib/keyid) to find the ID that keyid run as root
         (cloud-init, a systemd service) keeps, whoever the task runs as.
       - Ignored with O(backend=secret_service).
     type: path
