@@ -54,9 +54,12 @@ int main(int argc, char **argv) {
     if (!connection)
         fail("connect", error);
 
+    const char *name = g_getenv("SECRET_SERVICE_BUS_NAME");
+    if (!name)
+        name = "org.freedesktop.secrets";
     struct pending setup[2] = {{0}, {0}};
-    keyid_service_open(connection, NULL, on_done, &setup[0]);
-    g_dbus_connection_call(connection, keyid_service_bus_name(), SERVICE_PATH, "org.freedesktop.DBus.Properties",
+    keyid_service_open(connection, name, NULL, on_done, &setup[0]);
+    g_dbus_connection_call(connection, name, SERVICE_PATH, "org.freedesktop.DBus.Properties",
                            "Get", g_variant_new("(ss)", SERVICE_INTERFACE, "Collections"), NULL,
                            G_DBUS_CALL_FLAGS_NONE, -1, NULL, on_done, &setup[1]);
     wait_for(setup, 2);
@@ -114,6 +117,7 @@ int main(int argc, char **argv) {
         g_object_unref(batch[i].result);
     }
     g_object_unref(service);
-    keyid_connection_close(connection);
+    /* Closed without waiting for the close to complete: the process ends here. */
+    keyid_connection_close(connection, g_main_context_default(), FALSE, 0);
     return status;
 }
