@@ -4,7 +4,7 @@ import Testing
 @testable import KeyIDTestSupport
 
 /// The failures suspected from reading GLib and libsecret (doc/RELIABILITY.md, "Suspected
-/// cases, each tested"), against `hostile-provider.py` on a private bus: each test holds what
+/// cases"), against `hostile-provider.py` on a private bus: each test holds what
 /// its case found, and fails if that changes back. (A child forked from a GDBus host:
 /// `LibraryKeyringTests.forkedFromAGDBusHost`, which needs a real provider.)
 ///
