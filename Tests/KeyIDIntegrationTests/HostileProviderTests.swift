@@ -170,6 +170,7 @@ enum HostileMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case signalFlood = "signal-flood"
     case vanishedItem = "vanished-item"
     case lockedAfterSearch = "locked-after-search"
+    case lockedItem = "locked-item"
     case forgetSessionAfterWrite = "forget-session-after-write"
     case promptError = "prompt-error"
     case busGoneInUnlock = "bus-gone-in-unlock"
@@ -210,7 +211,7 @@ enum HostileCommand: String, CaseIterable, Sendable, CustomTestStringConvertible
         case (.vanishInPrompt, _), (.badCompleted, _), (.promptError, _), (.busGoneInUnlock, _):
             return HostileExpectation(statuses: [4])
         // Locked between the search and the read of its value: locked, not a failed read.
-        case (.lockedAfterSearch, _):
+        case (.lockedAfterSearch, _), (.lockedItem, _):
             return HostileExpectation(statuses: [4])
         // The provider is gone once the call fails: no Secret Service, or the failed call.
         case (.exitMidCall, _):

@@ -18,6 +18,9 @@ service=keyid account=device-id. MODE says how it answers:
   no-secret            GetSecrets answers with an empty dictionary
   locked-after-search  the item is locked after the search found it unlocked: GetSecrets leaves
                        it out, as gnome-keyring does, and its Locked property is true
+  locked-item          the item is locked inside its unlocked collection, as KeePassXC reports an
+                       entry whose access is not yet confirmed: searches list it as locked,
+                       GetSecrets leaves it out, and Unlock of it unlocks it at once (no prompt)
   other-item           GetSecrets answers with a value for another object path only
   refuse-session       OpenSession fails
   exit-mid-call        the process exits, without replying, on SearchItems or GetSecrets
@@ -59,7 +62,7 @@ MODES = {
     "good", "stall", "wrong-types", "wrong-types-paths", "wrong-types-secrets", "not-an-id", "huge",
     "no-secret", "other-item", "refuse-session", "exit-mid-call", "error-text", "vanish-in-prompt",
     "bad-completed", "collection-signals", "signal-flood", "vanished-item", "locked-after-search",
-    "forget-session-after-write", "prompt-error", "bus-gone-in-unlock",
+    "forget-session-after-write", "prompt-error", "bus-gone-in-unlock", "locked-item",
 }
 # The item is locked, and its unlock prompt ends without a result: the provider leaves the bus
 # once the prompt is shown, or completes it with a signal of the wrong type.
@@ -90,6 +93,15 @@ if len(sys.argv) != 3 or sys.argv[1] not in MODES:
     sys.exit(2)
 mode, write_log = sys.argv[1], sys.argv[2]
 open(write_log, "a").close()
+
+# The items unlocked by Unlock, in mode locked-item.
+unlocked_items = set()
+
+
+def item_locked(path):
+    """Whether the item at `path` is locked in mode locked-item."""
+    return mode == "locked-item" and path not in unlocked_items
+
 
 # Replies held back in mode stall: kept, so that they are never sent.
 unanswered = []
@@ -199,7 +211,7 @@ class Item(Exported):
             "Modified": dbus.UInt64(TIME),
             # Locked where searches say so: a client may read Locked to see whether an unlock
             # worked.
-            "Locked": dbus.Boolean(mode in PROMPT_MODES or mode == "locked-after-search"),
+            "Locked": dbus.Boolean(mode in PROMPT_MODES or mode == "locked-after-search" or item_locked(self.path)),
         }
 
     def assign(self, name, value):
@@ -312,6 +324,10 @@ class Service(Exported):
         if mode in PROMPT_MODES:
             reply(dbus.Array([], signature="o"), dbus.Array(found, signature="o"))
             return
+        if mode == "locked-item":
+            reply(dbus.Array([p for p in found if not item_locked(p)], signature="o"),
+                  dbus.Array([p for p in found if item_locked(p)], signature="o"))
+            return
         if mode == "wrong-types":
             reply(dbus.String(" ".join(found) or "nothing"))
         elif mode == "wrong-types-paths":
@@ -331,7 +347,7 @@ class Service(Exported):
             return
         secrets = {}
         for path in paths:
-            if path in items:
+            if path in items and not item_locked(path):
                 secrets[dbus.ObjectPath(path)] = secret(session, items[path].value)
         if mode == "wrong-types-secrets":
             reply(dbus.String(GOOD_ID.decode()))
@@ -354,6 +370,7 @@ class Service(Exported):
             GLib.timeout_add(20, lambda: os.kill(int(os.environ["HOSTILE_BUS_PID"]), 9))
         if mode in PROMPT_MODES:
             return (dbus.Array([], signature="o"), dbus.ObjectPath(PROMPT_PATH))
+        unlocked_items.update(str(path) for path in objects)
         return (dbus.Array(objects, signature="o"), dbus.ObjectPath("/"))
 
     @dbus.service.method(SERVICE, in_signature="ao", out_signature="aoo")

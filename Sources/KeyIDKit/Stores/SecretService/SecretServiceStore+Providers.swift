@@ -45,4 +45,23 @@ extension SecretServiceStore {
         }
         return true
     }
+
+    /// The value of `item`, which `GetSecrets` left out: `nil` when it is gone (deleted since
+    /// the search). A locked item is left out: one locked since the search, or one locked inside
+    /// an unlocked keyring, as KeePassXC reports an entry whose access is not confirmed yet, and
+    /// which the `--collection` keyring's search lists with the others. It is unlocked, which
+    /// may prompt (else ``KeyIDError/locked(_:)``), and its value read again.
+    func valueLeftOut(_ item: StoredItem) throws(KeyIDError) -> [UInt8]? {
+        let leftOut = SecretServiceFailure(
+            operation: "GetSecrets", domain: "", code: 0, message: "no value came back for \(item.handle)")
+        guard let locked = try properties(of: [item.handle], "Locked").first?.value else { return nil }
+        guard case .boolean(true) = try locked.reported() else { throw .keyring(leftOut) }
+        try unlock([item.handle], what: "the keyring holding the item \(DisplayText.escaped(item.handle))")
+        let reply = try requests(try loadCalls(.secrets, for: [item]))[0].reported()
+        guard let secret = reply.first?.entries.first(where: { $0.key.text == item.handle })?.value else {
+            throw .keyring(leftOut)
+        }
+        if case .bytes(let bytes) = secret[2] { return bytes }
+        return []
+    }
 }

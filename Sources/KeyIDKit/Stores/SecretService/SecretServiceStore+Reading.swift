@@ -64,16 +64,12 @@ extension SecretServiceStore {
                 if case .bytes(let bytes) = secret[2] { secrets[path] = bytes } else { secrets[path] = [] }
             }
             for index in items.indices {
-                guard let secret = secrets[items[index].handle] else {
+                var value = secrets[items[index].handle]
+                if value == nil { value = try valueLeftOut(items[index]) }
+                guard let secret = value else {
                     // Deleted since the search (reads take no lock): it matches no more.
-                    if try !exists(items[index]) {
-                        vanished.insert(items[index].handle)
-                        continue
-                    }
-                    throw .keyring(
-                        SecretServiceFailure(
-                            operation: "GetSecrets", domain: "", code: 0,
-                            message: "no value came back for \(items[index].handle)"))
+                    vanished.insert(items[index].handle)
+                    continue
                 }
                 items[index].secret = secret
             }
