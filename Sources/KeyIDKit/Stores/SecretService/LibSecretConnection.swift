@@ -41,6 +41,7 @@ final class LibSecretConnection {
     deinit {
         // In a child made by fork, GLib's objects belong to the parent's threads: left alone.
         guard isOwnedByThisProcess else { return }
+        outstanding.removeAll()  // their results hold the connection, which the close waits to end
         withContext {
             g_object_unref(service)
             Self.finishLater(keyid_connection_close(connection, context, abandoned ? 0 : 1, 1000))
