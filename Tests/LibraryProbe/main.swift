@@ -116,7 +116,9 @@ func footprint() -> String {
     var statm = [CChar](repeating: 0, count: 128)
     let file = fopen("/proc/self/statm", "r")
     defer { if let file { fclose(file) } }
-    let pages = file.flatMap { fgets(&statm, 128, $0) } != nil ? String(cString: statm).split(separator: " ") : []
+    let read = file.flatMap { fgets(&statm, 128, $0) } != nil
+    let line = String(decoding: statm.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let pages = read ? line.split(separator: " ") : []
     let resident = pages.count > 1 ? (Int(pages[1]) ?? 0) * sysconf(Int32(_SC_PAGESIZE)) / 1024 : -1
     return "\(entries("/proc/self/fd")) \(entries("/proc/self/task")) \(resident)"
 }
