@@ -7,13 +7,14 @@
  * secret-paths.h needs SECRET_API_SUBJECT_TO_CHANGE, and keyid calls nothing of it).
  * The keyid_ functions below, and a GObject subclass of SecretService, stand in for what Swift
  * cannot call (variadic constructors, macros such as G_VARIANT_TYPE, GObject class set-up) and
- * hold the waits that must run in C (a connection's close, GLib's log handlers).
+ * hold what runs in C: a connection's close and its wait, the bounded connect, the check for
+ * GDBus's thread, finishers that keep a failure's D-Bus name, and GLib's log handlers.
  */
 
 #include <libsecret/secret.h>
 
 /* A new GVariantType from its type string, for g_variant_type_free; NULL when the string is
- * not one (g_variant_type_new would abort). */
+ * not one (g_variant_type_new would log criticals, then return NULL). */
 static inline GVariantType *keyid_variant_type_new(const gchar *type) {
     return g_variant_type_string_is_valid(type) ? g_variant_type_new(type) : NULL;
 }
@@ -26,8 +27,9 @@ static inline GVariant *keyid_variant_bytes(gconstpointer data, gsize length) {
 /*
  * libsecret's SecretPrompt for the prompt at `path`, addressed to the provider's unique bus
  * name `owner`: no name lookup, no activation, no properties, so setting it up waits for no
- * reply (running it, secret_prompt_perform subscribes to Completed and watches the owner:
- * AddMatch calls and a GetNameOwner, not waited for).
+ * reply; GDBus sends one AddMatch (the owner's NameOwnerChanged), not waited for. Running it,
+ * secret_prompt_perform adds an AddMatch for Completed and a GetNameOwner (its name watch),
+ * not waited for, before the Prompt call.
  * (libsecret's own prompt helpers look the name up with blocking calls, and their completion
  * handler never completes a prompt that ended without a result.)
  */
@@ -47,9 +49,10 @@ static inline SecretPrompt *keyid_prompt_new(GDBusConnection *connection, const 
  * session bus and its flags to none, which would put it on GLib's shared connection, load the
  * service's properties, handle every Service signal and wait for StartServiceByName. This
  * subclass's constructor chains up to it and then sets them again: no bus type (the connection
- * given at construction is used), no properties, no signal subscriptions, no start at set-up
- * (a method call still starts the provider). What GDBus still does at set-up: follow the name's
- * owner (one AddMatch, not waited for, and one GetNameOwner).
+ * given at construction is used), no properties, no subscription to the Service's signals, no
+ * start at set-up (a method call still starts the provider). What GDBus still does at set-up:
+ * follow the name's owner (one AddMatch for NameOwnerChanged, not waited for, and one
+ * GetNameOwner).
  */
 #define KEYID_SERVICE_PROXY_FLAGS                                                                         \
     (G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES | G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS |             \
@@ -124,9 +127,9 @@ static inline GVariant *keyid_prompt_finish(SecretPrompt *prompt, GAsyncResult *
 }
 
 /* The same connection, made in the calling thread: no GTask thread for the set-up, and no
- * hand-over from it. Nothing here bounds the wait (GDBus's authentication has no timeout): a bus
- * that takes the connection and then says nothing holds the thread. Only for a process whose
- * own deadline ends it. */
+ * hand-over from it. GDBus's authentication has no timeout (Hello has GDBus's default timeout): a
+ * bus that takes the connection and then says nothing holds the thread. Only for a process
+ * whose own deadline ends it. */
 static inline GDBusConnection *keyid_connection_new_sync(const gchar *address, GError **error) {
     return g_dbus_connection_new_for_address_sync(
         address, G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION,
@@ -384,7 +387,8 @@ static void keyid_log_nothing(const gchar *domain, GLogLevelFlags level, const g
 /* Drops what libsecret logs (warnings about malformed replies, which keyid reports as
  * failures), once a process: a library must not print. `everything`, for the keyid command's
  * own process: GLib's messages of every domain too, so that each failure is one line, keyid's.
- * Fatal errors are left to GLib. */
+ * A fatal message still ends the process (GLib aborts after the handler); only `everything`
+ * keeps it from being printed. */
 static inline void keyid_quiet_log(gboolean everything) {
     static gsize quieted = 0;
     if (g_once_init_enter(&quieted)) {
