@@ -16,16 +16,18 @@
 /// racing on an empty item leave one item, and all get its ID.
 ///
 /// It is a quiet guest in a program: it installs no signal handler, never ends the process
-/// and writes nothing to standard output or error. Warnings (duplicates, an ID stored on
-/// another machine, a temporary keyring) come back as values, in ``Reading/warnings``. Every
-/// wait (for a D-Bus reply, a prompt, keyid's lock) is bounded by ``Options/timeout``.
+/// and writes nothing to standard output or error. GIO, which it connects through, sets
+/// SIGPIPE to ignored for the rest of the process when it makes the process's first socket,
+/// as GLib documents for `GSocket`. Warnings (duplicates, an ID stored on another machine, a
+/// temporary keyring) come back as values, in ``Reading/warnings``. Every wait (for a D-Bus
+/// reply, a prompt, keyid's lock) is bounded by ``Options/timeout``.
 ///
 /// The session's variables (`DBUS_SESSION_BUS_ADDRESS`, `XDG_RUNTIME_DIR`, `HOME`, ...) are
 /// read when the instance is made; the machine ID from ``Options/machineIDFile``, and the other
 /// ``MachineSignal``s from their files, each once and only when needed. GLib moves
 /// D-Bus messages on a thread of its own, which a child made by `fork` does not have: once a
-/// process has connected, the Secret Service is for it alone, and a child's calls fail at
-/// once (the file backend works in a child).
+/// process has connected (or used GDBus in any other way), the Secret Service is for it
+/// alone, and a child's calls fail at once (the file backend works in a child).
 public final class DeviceIDs: Sendable {
     /// Where IDs are kept.
     public enum Backend: Sendable, Equatable {

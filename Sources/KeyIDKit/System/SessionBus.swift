@@ -21,8 +21,8 @@ package struct SessionBus: Equatable, Sendable {
 
     /// The bus name of the Secret Service: `SECRET_SERVICE_BUS_NAME`, which libsecret reads
     /// for its own calls, else ``defaultServiceName``. A value that is not a bus name is a
-    /// usage error: GDBus would drop every call to it without a word, and each would wait out
-    /// the timeout.
+    /// usage error: GDBus refuses a call to it with a critical and never completes it, so each
+    /// would wait out the timeout.
     static func secretServiceName(_ environment: ProcessEnvironment) throws(KeyIDError) -> String {
         guard let name = try environment.value(.secretServiceBusName) else { return defaultServiceName }
         guard isBusName(name) else {

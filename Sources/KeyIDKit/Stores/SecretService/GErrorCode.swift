@@ -8,7 +8,7 @@ enum GErrorCode {
     /// `SECRET_ERROR`: libsecret's errors.
     static let secretDomain = "secret-error"
 
-    static let ioFailed: Int32 = 0  // G_IO_ERROR_FAILED: "Cannot autolaunch D-Bus"
+    static let ioFailed: Int32 = 0  // G_IO_ERROR_FAILED: e.g. an authentication the bus refused
     static let ioNotFound: Int32 = 1  // G_IO_ERROR_NOT_FOUND: no socket at the address
     static let ioInvalidArgument: Int32 = 13  // G_IO_ERROR_INVALID_ARGUMENT: empty or bad address
     static let ioPermissionDenied: Int32 = 14  // G_IO_ERROR_PERMISSION_DENIED

@@ -7,9 +7,10 @@ import Glibc
 ///
 /// It is a GDBus connection of its own to the bus keyid found, with libsecret's
 /// `SecretService` on it (a subclass, `keyid_service_open` in `CLibSecret`): no property
-/// loading, no signal subscriptions, no start of the provider at set-up. GLib's shared
-/// session-bus connection and its exit-on-close are left as they were (SIGPIPE, as GIO leaves
-/// it: ignored); a closed connection is a failed call, and the next one connects again.
+/// loading, no subscription to the Service's signals, no start of the provider at set-up.
+/// GLib's shared session-bus connection and its exit-on-close are left as they were (SIGPIPE,
+/// as GIO leaves it: ignored); a closed connection is a failed call, and the next one connects
+/// again.
 final class LibSecretConnection {
     /// The bound on each batch of requests.
     let timeout: Duration
@@ -78,17 +79,17 @@ final class LibSecretConnection {
     {
         try claimGDBusThread(ownsProcess: ownsProcess) { keyid_gdbus_thread_runs() != 0 }
         keyid_quiet_log(ownsProcess ? 1 : 0)
-        // SIGPIPE is left to GIO, whose first socket ignores it for the process (GLib documents
-        // it; GLib hosts rely on it): keyid sets and restores no disposition, so none can race.
+        // SIGPIPE is left to GIO: GSocket's class set-up ignores it, once a process. The connect
+        // sets no disposition.
         let context = g_main_context_new()!
         var opened: LibSecretConnection?
         defer { if opened == nil { g_main_context_unref(context) } }
         let deadline = MonotonicInstant.now + timeout
         var error: UnsafeMutablePointer<GError>?
         // keyid's own process, which its deadline ends, connects in this thread: no thread of
-        // its own and no hand-over (0.2 ms a run). A program's connect runs in a thread of its
-        // own, given up at the timeout; that thread closes what it makes after (a bus that
-        // answers Hello late), since GDBus cannot cancel Hello.
+        // its own and no hand-over. A program's connect runs in a thread of its own, given up at
+        // the timeout; that thread closes what it makes after (a bus that answers Hello late),
+        // since GDBus passes Hello no cancellable.
         let connected: OpaquePointer?
         if ownsProcess {
             g_main_context_push_thread_default(context)
@@ -106,7 +107,7 @@ final class LibSecretConnection {
         drain(context)
         let cancellable = g_cancellable_new()
         defer { g_object_unref(cancellable) }
-        // Nothing is asked of the provider yet: cancelling is safe.
+        // The set-up asks the provider for a property only: cancelling it is safe.
         func complete(_ slots: [Slot]) throws(SecretServiceFailure) {
             guard wait(for: slots, in: context, until: deadline) else {
                 g_cancellable_cancel(cancellable)
@@ -141,8 +142,9 @@ final class LibSecretConnection {
     }
 
     /// Gives up on the connection's outstanding requests (`slots`) and closes it, which ends
-    /// them (a prompt among them is withdrawn by the provider, as when a client exits); what
-    /// completes is let go later (``drain(_:)``). The next call makes a connection.
+    /// them (GDBus fails their calls, a prompt's name watch reports it gone, and gnome-keyring
+    /// withdraws the prompt of a client that left the bus); what completes is let go later
+    /// (``drain(_:)``). The next call makes a connection.
     func abandon(_ slots: [Slot]) {
         guard !abandoned else { return }
         abandoned = true

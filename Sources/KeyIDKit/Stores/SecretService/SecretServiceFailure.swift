@@ -1,10 +1,9 @@
 /// A Secret Service call that failed: what ``KeyIDError/Failure/keyring(_:)`` carries when no
 /// other outcome describes it.
 ///
-/// Failures are classified as GLib classifies them (so that they read as libsecret's tools
-/// report the same failures): D-Bus errors the GDBus error table knows get its domain and
-/// code, the Secret Service's own libsecret's, transport failures GIO's I/O codes; any other
-/// D-Bus error keeps its name as the domain, with code 0.
+/// Failures are classified as GLib classifies them: D-Bus errors the GDBus error table knows
+/// get its domain and code, the Secret Service's own libsecret's, transport failures GIO's I/O
+/// codes; any other D-Bus error keeps its name as the domain, with code 0.
 public struct SecretServiceFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// The call that failed, e.g. `org.freedesktop.Secret.Item.Delete`.
     public var operation: String

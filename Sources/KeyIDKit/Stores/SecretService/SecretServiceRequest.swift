@@ -14,8 +14,9 @@ enum SecretServiceRequest: Equatable, Sendable {
     /// the alias points nowhere.
     case readAlias(String)
     /// Runs the prompt at a path and waits for it (libsecret's `SecretPrompt`,
-    /// `secret_prompt_perform`, never dismissed): what it completed with, nothing when it
-    /// gave no result (dismissed by KeePassXC, or the provider went away).
+    /// `secret_prompt_perform`, never dismissed): what it completed with, dismissed or not
+    /// (KeePassXC's dismissal gives `""`), nothing when it gave no result (the provider went
+    /// away, or its `Completed` signal was malformed).
     case prompt(String)
 
     /// The name failures give the request.
