@@ -5,12 +5,11 @@ import Glibc
 /// their C API, in primitives that hand out Swift values; `LibSecretConnection+Requests.swift`
 /// batches, bounds and abandons requests with them.
 ///
-/// It is a GDBus connection of its own to the bus keyid found, with libsecret's
-/// `SecretService` on it (a subclass, `keyid_service_open` in `CLibSecret`): no property
-/// loading, no subscription to the Service's signals, no start of the provider at set-up.
-/// GLib's shared session-bus connection and its exit-on-close are left as they were (SIGPIPE,
-/// as GIO leaves it: ignored); a closed connection is a failed call, and the next one connects
-/// again.
+/// It is a GDBus connection of its own to the bus keyid found, with libsecret's `SecretService`
+/// on it (a subclass, `keyid_service_open` in `CLibSecret`): no property loading, no subscription
+/// to the Service's signals, no start of the provider at set-up. GLib's shared session-bus
+/// connection and its exit-on-close are left as they were (SIGPIPE, as GIO leaves it: ignored);
+/// a closed connection is a failed call, and the next one connects again.
 final class LibSecretConnection {
     /// The bound on each batch of requests.
     let timeout: Duration
@@ -141,10 +140,9 @@ final class LibSecretConnection {
         return made
     }
 
-    /// Gives up on the connection's outstanding requests (`slots`) and closes it, which ends
-    /// them (GDBus fails their calls, a prompt's name watch reports it gone, and gnome-keyring
-    /// withdraws the prompt of a client that left the bus); what completes is let go later
-    /// (``drain(_:)``). The next call makes a connection.
+    /// Gives up on the connection's outstanding requests (`slots`) and closes it, which ends them
+    /// (GDBus fails their calls, a prompt's name watch reports it gone, gnome-keyring withdraws the
+    /// prompt of a client that left); what completes is let go later (``drain(_:)``).
     func abandon(_ slots: [Slot]) {
         guard !abandoned else { return }
         abandoned = true
