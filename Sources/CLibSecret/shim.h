@@ -33,6 +33,14 @@ static inline GVariant *keyid_variant_bytes(gconstpointer data, gsize length) {
  */
 static inline SecretPrompt *keyid_prompt_new(GDBusConnection *connection, const gchar *owner, const gchar *path,
                                              GError **error) {
+    /* On a connection that is closed already, running the prompt would log GLib-GIO criticals
+     * into the host's stderr (GLib 2.74: each AddMatch fails at once, "Error while sending
+     * AddMatch() message", and the name watcher finishes its GetNameOwner on a connection its
+     * closed handler let go): refused, as a call on it is. */
+    if (g_dbus_connection_is_closed(connection)) {
+        g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_CLOSED, "The connection is closed");
+        return NULL;
+    }
     return (SecretPrompt *)g_initable_new(
         SECRET_TYPE_PROMPT, NULL, error, "g-flags",
         G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES | G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS |
