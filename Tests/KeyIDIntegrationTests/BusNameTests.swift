@@ -31,6 +31,20 @@ struct BusNameTests {
         #expect(session.writes().isEmpty)
     }
 
+    @Test("a value that is not a bus name, with --backend file, which does not use it: not refused")
+    func unusedWithFileBackend() throws {
+        let session = try HostileSession.start(.good)
+        defer { session.stop() }
+        for value in ["", "org..secrets"] {
+            let outcome = try session.run(
+                ["get", "--create", "--backend", "file", "--timeout", "5"], ["SECRET_SERVICE_BUS_NAME": value])
+            #expect(outcome.status == 0 && HostileProviderTests.isIDLine(outcome.stdout), "\(outcome.stderr)")
+            #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
+        }
+        // The Secret Service is not asked either.
+        #expect(session.writes().isEmpty)
+    }
+
     @Test("another bus name: the calls and doctor go to it; unset, the usual name, which no one owns here")
     func honoured() throws {
         let name = "org.example.Secrets"
