@@ -6,9 +6,11 @@ import Testing
 /// The failures suspected from reading GLib and libsecret (doc/RELIABILITY.md, "Suspected
 /// cases"), against `hostile-provider.py` on a private bus: each test holds what
 /// its case found, and fails if that changes back. (A child forked from a GDBus host:
-/// `LibraryKeyringTests.forkedFromAGDBusHost`, which needs a real provider.)
+/// `LibraryKeyringTests.forkedFromAGDBusHost`, which needs a real provider; a prompt started
+/// just after the bus closed: `PromptAfterCloseTests`, in process.)
 ///
-/// Each test starts a provider of its own, in the mode that mimics the case.
+/// Each test starts a provider of its own, in the mode that mimics the case (the restart, a
+/// bus of its own too, which it stops).
 @Suite(
     "Suspected cases", .tags(.endToEnd), .serialized,
     .enabled(if: HostileSession.canRun, "needs KEYID_BIN, dbus-daemon, and python3 with dbus-python and PyGObject"))
