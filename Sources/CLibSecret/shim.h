@@ -35,6 +35,14 @@ static inline GVariant *keyid_variant_bytes(gconstpointer data, gsize length) {
  */
 static inline SecretPrompt *keyid_prompt_new(GDBusConnection *connection, const gchar *owner, const gchar *path,
                                              GError **error) {
+    /* On a connection that is closed already, running the prompt would log GLib-GIO criticals
+     * into the host's stderr (GLib 2.74: each AddMatch fails at once, "Error while sending
+     * AddMatch() message", and the name watcher finishes its GetNameOwner on a connection its
+     * closed handler let go): refused, as a call on it is. */
+    if (g_dbus_connection_is_closed(connection)) {
+        g_set_error_literal(error, G_IO_ERROR, G_IO_ERROR_CLOSED, "The connection is closed");
+        return NULL;
+    }
     return (SecretPrompt *)g_initable_new(
         SECRET_TYPE_PROMPT, NULL, error, "g-flags",
         G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES | G_DBUS_PROXY_FLAGS_DO_NOT_CONNECT_SIGNALS |
@@ -171,9 +179,12 @@ static void keyid_pending_completed(GObject *source, GAsyncResult *result, gpoin
     g_main_context_unref(context);
 }
 
-/* The connection's last reference went, in whichever thread let go of it. */
-static void keyid_pending_finalized(gpointer data, GObject *connection) {
-    (void)connection;
+/* The connection is finalized, in whichever thread let go of its last reference: called as its
+ * data is cleared, the last step of GObject's finalize, so after GDBusConnection's own finalize
+ * (whose purge of the signal subscriptions left queues each one's destroy notification in the
+ * subscriber's context, holding a reference to that context; a weak reference, notified at
+ * dispose, came before that). */
+static void keyid_pending_finalized(gpointer data) {
     keyid_pending_completed(NULL, NULL, data);
 }
 
@@ -191,6 +202,14 @@ static inline gboolean keyid_pending_wait(KeyidPending *pending, gint64 deadline
         keyid_context_iterate_until(pending->context, (guint)((deadline - g_get_monotonic_time()) / 1000 + 1));
     if (g_atomic_int_get(&pending->outstanding) > 0)
         return FALSE;
+    /* What the connection's end queued in the context (the destroy notifications of its
+     * subscriptions and of its proxies', each holding the context) is dispatched now: no one
+     * iterates the context after this. */
+    if (g_main_context_acquire(pending->context)) {
+        for (int budget = 100; budget > 0 && g_main_context_iteration(pending->context, FALSE); budget--) {
+        }
+        g_main_context_release(pending->context);
+    }
     g_main_context_unref(pending->context);
     g_free(pending);
     return TRUE;
@@ -208,7 +227,7 @@ static inline KeyidPending *keyid_connection_close(GDBusConnection *connection, 
     KeyidPending *pending = g_new0(KeyidPending, 1);
     pending->context = g_main_context_ref(context);
     pending->outstanding = 2;  /* the close, and the connection's end */
-    g_object_weak_ref(G_OBJECT(connection), keyid_pending_finalized, pending);
+    g_object_set_data_full(G_OBJECT(connection), "keyid-close-pending", pending, keyid_pending_finalized);
     if (flush && !g_dbus_connection_is_closed(connection)) {
         g_atomic_int_inc(&pending->outstanding);
         g_dbus_connection_flush(connection, NULL, keyid_pending_completed, pending);

@@ -31,6 +31,20 @@ struct BusNameTests {
         #expect(session.writes().isEmpty)
     }
 
+    @Test("a value that is not a bus name, with --backend file, which does not use it: not refused")
+    func unusedWithFileBackend() throws {
+        let session = try HostileSession.start(.good)
+        defer { session.stop() }
+        for value in ["", "org..secrets"] {
+            let outcome = try session.run(
+                ["get", "--create", "--backend", "file", "--timeout", "5"], ["SECRET_SERVICE_BUS_NAME": value])
+            #expect(outcome.status == 0 && HostileProviderTests.isIDLine(outcome.stdout), "\(outcome.stderr)")
+            #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
+        }
+        // The Secret Service is not asked either.
+        #expect(session.writes().isEmpty)
+    }
+
     @Test("another bus name: the calls and doctor go to it; unset, the usual name, which no one owns here")
     func honoured() throws {
         let name = "org.example.Secrets"
@@ -43,5 +57,15 @@ struct BusNameTests {
         let unset = try session.run(["get", "--timeout", "5"])
         #expect(unset.status == 5, "exit \(unset.status): \(unset.stderr)")
         #expect(unset.seconds < 1.5, "took \(unset.seconds) s")
+        #expect(unset.stderr.contains("nothing provides org.freedesktop.secrets"), "\(unset.stderr)")
+        // No one owns another name: the message names the one in use, and so does doctor's line.
+        for arguments in [["get"], ["doctor"]] {
+            let nobody = try session.run(
+                arguments + ["--timeout", "5"], ["SECRET_SERVICE_BUS_NAME": "org.example.Nobody"])
+            let text = nobody.stdout + nobody.stderr
+            #expect(nobody.status == 5, "\(arguments): exit \(nobody.status): \(text)")
+            #expect(text.contains("nothing provides org.example.Nobody"), "\(arguments): \(text)")
+            #expect(!text.contains("org.freedesktop.secrets"), "\(arguments): \(text)")
+        }
     }
 }

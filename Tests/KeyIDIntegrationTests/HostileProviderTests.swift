@@ -174,6 +174,7 @@ enum HostileMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case forgetSessionAfterWrite = "forget-session-after-write"
     case promptError = "prompt-error"
     case busGoneInUnlock = "bus-gone-in-unlock"
+    case stallPrompt = "stall-prompt"
 
     var testDescription: String { rawValue }
 }
@@ -208,7 +209,7 @@ enum HostileCommand: String, CaseIterable, Sendable, CustomTestStringConvertible
         case (.stall, _):
             return HostileExpectation(statuses: [6])
         // The item is locked, and --no-prompt does not ask to unlock it.
-        case (.vanishInPrompt, _), (.badCompleted, _), (.promptError, _), (.busGoneInUnlock, _):
+        case (.vanishInPrompt, _), (.badCompleted, _), (.promptError, _), (.busGoneInUnlock, _), (.stallPrompt, _):
             return HostileExpectation(statuses: [4])
         // Locked between the search and the read of its value: locked, not a failed read.
         case (.lockedAfterSearch, _), (.lockedItem, _):

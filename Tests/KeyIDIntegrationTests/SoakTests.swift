@@ -30,9 +30,11 @@ struct SoakTests {
             "status \(outcome.status): \(outcome.stdout)\(outcome.stderr)")
         let (first, last) = (figures[0], figures[1])
         print("soak, \(Self.instances) instances: after 100 \(first), after all \(last) (fds, threads, RSS KiB)")
-        // A dropped instance used to leave one descriptor (its context's eventfd) behind; about
-        // one in a thousand still does (doc/RELIABILITY.md), so a little slack is allowed.
-        let slack = 2 + Self.instances / 1000
+        // A dropped instance used to leave one descriptor (its context's eventfd) behind, and
+        // until its close waited for the connection's finalize, about one in a thousand still
+        // did (doc/RELIABILITY.md). One is allowed, whatever the count: the last instance's
+        // close, when a loaded machine makes it outlast its bound, has no later call to end it.
+        let slack = 1
         #expect(last[0] <= first[0] + slack, "file descriptors: \(first[0]) after 100, \(last[0]) after all")
         #expect(last[1] <= first[1], "threads: \(first[1]) after 100, \(last[1]) after all")
         #expect(last[2] - first[2] < 2048, "resident memory: \(first[2]) KiB after 100, \(last[2]) KiB after all")

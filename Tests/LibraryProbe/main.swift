@@ -26,6 +26,10 @@ import KeyIDKit
 //                                                          two threads; prints SIGPIPE's
 //                                                          disposition after, "default" or "ignored"
 //   keyid-library-probe prompt SERVICE ACCOUNT             one get, prompts allowed (5 s timeout)
+//   keyid-library-probe prompt-hold SERVICE ACCOUNT MILLISECONDS
+//                                                          one get, prompts allowed, with that
+//                                                          timeout; prints "RESULT" and then the
+//                                                          milliseconds it took; waits for a line
 //   keyid-library-probe restarts SERVICE ACCOUNT           one instance: a getOrCreate for each
 //                                                          line on stdin, printing "ID fds
 //                                                          THREADS RSS" (or "error ...") each
@@ -126,11 +130,11 @@ func footprint() -> String {
 let arguments = Array(CommandLine.arguments.dropFirst())
 let needed = [
     "race": 4, "instances": 4, "repeat": 4, "get": 4, "hold": 3, "shared-hold": 3, "quiet": 3, "diagnose": 1, "soak": 4,
-    "pipe": 3, "prompt": 3, "restarts": 3, "forked": 4,
+    "pipe": 3, "prompt": 3, "restarts": 3, "forked": 4, "prompt-hold": 4,
 ]
 guard let command = arguments.first, let count = needed[command], arguments.count >= count else {
     line(
-        "usage: keyid-library-probe race|instances|hold|shared-hold|forked|repeat|get|quiet|diagnose|soak|pipe|prompt|restarts ..."
+        "usage: keyid-library-probe race|instances|hold|shared-hold|forked|repeat|get|quiet|diagnose|soak|pipe|prompt|prompt-hold|restarts ..."
     )
     exit(2)
 }
@@ -224,6 +228,14 @@ case "restarts":
 case "prompt":
     let ids = try DeviceIDs(options: .init(allowsPrompt: true, timeout: .seconds(5)))
     line(describe { () throws(KeyIDError) in try ids.get(service: arguments[1], account: arguments[2]) })
+case "prompt-hold":
+    let milliseconds = Int(arguments[3]) ?? 1000
+    let ids = try DeviceIDs(options: .init(allowsPrompt: true, timeout: .milliseconds(milliseconds)))
+    let start = DispatchTime.now().uptimeNanoseconds
+    let result = describe { () throws(KeyIDError) in try ids.get(service: arguments[1], account: arguments[2]) }
+    line(result)
+    line("\((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)")
+    _ = readLine()
 case "diagnose":
     try DeviceIDs().diagnose { check in line("\(check.status.rawValue) \(check.name): \(check.detail)") }
 case "quiet":

@@ -3,9 +3,14 @@
 /// `--backend file`), where the library says it in its own.
 package enum CommandLineText {
     /// The line for a failure, without the `keyid: ` prefix; `asRoot`: for a run as root,
-    /// which has no session bus of its own but can act for a user who has one.
-    package static func line(_ error: KeyIDError, asRoot: Bool = UserAccount.effectiveUID == 0) -> String {
+    /// which has no session bus of its own but can act for a user who has one; `serviceName`:
+    /// the Secret Service's bus name the run used (`SECRET_SERVICE_BUS_NAME`).
+    package static func line(
+        _ error: KeyIDError, asRoot: Bool = UserAccount.effectiveUID == 0,
+        serviceName: String = SessionBus.defaultServiceName
+    ) -> String {
         switch error {
+        case .unavailable(.noProvider): return KeyIDError.noProviderSentence(serviceName)
         case .alreadyExists: return error.whatHappened + "; read it with 'keyid get' or replace it with 'keyid rotate'"
         case .unavailable(.noBus(let detail)):
             let forRoot = asRoot ? "; as root, use --user NAME to act for a user who has a session" : ""

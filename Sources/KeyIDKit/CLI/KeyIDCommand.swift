@@ -165,11 +165,18 @@ package enum KeyIDCommand {
         return ExitStatus.failure.rawValue
     }
 
+    /// The Secret Service's bus name in `environment`, for messages (one that is not a bus name
+    /// was refused before any call).
+    static func serviceName(_ environment: ProcessEnvironment) -> String {
+        (try? SessionBus.secretServiceName(environment)) ?? SessionBus.defaultServiceName
+    }
+
     /// Reports a failure as one line: whatever a provider put in its error name or message
     /// (newlines, escape sequences, bidi controls) is escaped here, in the one place
     /// failures are written.
     private static func report(_ error: KeyIDError, _ context: Context) -> Int32 {
-        try? context.stderr.write("keyid: \(DisplayText.escaped(CommandLineText.line(error)))\n")
+        let line = CommandLineText.line(error, serviceName: serviceName(context.environment))
+        try? context.stderr.write("keyid: \(DisplayText.escaped(line))\n")
         return error.exitCode
     }
 }

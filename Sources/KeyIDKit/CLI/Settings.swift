@@ -67,8 +67,9 @@ package struct Settings: Equatable, Sendable {
         }
         if spec.takes(.backend) {
             try Self.checkSecretBackend(processEnvironment)
-            // Refused before anything is asked of the bus, as the store would refuse it later.
-            _ = try SessionBus.secretServiceName(processEnvironment)
+            // Refused before anything is asked of the bus, as the store would refuse it later;
+            // the file backend never reads it.
+            if backend == .secretService { _ = try SessionBus.secretServiceName(processEnvironment) }
         }
     }
 

@@ -98,8 +98,7 @@ public enum KeyIDError: Error, Equatable, Sendable {
         case .unavailable(.noBus(let detail)):
             return Self.noBusSentence(detail)
         case .unavailable(.noProvider):
-            return
-                "no Secret Service on the session bus: nothing provides org.freedesktop.secrets; start gnome-keyring-daemon, KeePassXC or KWallet"
+            return Self.noProviderSentence("org.freedesktop.secrets")
         case .unavailable(.noDefaultKeyring):
             return
                 "the Secret Service has no default keyring; create one (for example with Seahorse) or start gnome-keyring-daemon --unlock"
@@ -120,6 +119,12 @@ public enum KeyIDError: Error, Equatable, Sendable {
         case .cloned(let key):
             return "the ID for \(key) was stored on another machine (a cloned disk or a restored home directory?)"
         }
+    }
+
+    /// The sentence for ``Unavailable/noProvider`` where the Secret Service's bus name is `name`
+    /// (`SECRET_SERVICE_BUS_NAME`, when set).
+    package static func noProviderSentence(_ name: String) -> String {
+        "no Secret Service on the session bus: nothing provides \(name); start gnome-keyring-daemon, KeePassXC or KWallet"
     }
 
     /// The sentence for ``Unavailable/noBus(_:)`` with `detail`.

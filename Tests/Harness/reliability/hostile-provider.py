@@ -44,10 +44,17 @@ service=keyid account=device-id. MODE says how it answers:
   signal-flood         from the start, and to every caller once it has called, a stream of
                        Service, Collection, Properties and Prompt signals (100 a batch,
                        a batch every 20 ms); otherwise as good
+  stall-prompt         the item is locked; Unlock returns a prompt whose Prompt call is never
+                       answered; a caller of Prompt that leaves the bus is logged ("Left NAME"),
+                       so that a test sees when a client gives the prompt up
+  successor            as good, but waits in the name's queue while another process owns the
+                       name, and takes it over when that one leaves (as a provider restarted
+                       with its successor already started does): "ready" once it is queued
 
 Every call that would change something (CreateItem, SetSecret, Delete, Properties.Set) is
 appended to WRITE_LOG, one line each, when it arrives, whether or not it then succeeds.
-Prints "ready" once it owns the name, and nothing else on stdout; runs until killed.
+Prints "ready" once it owns the name (successor: once it is queued for it), and nothing else
+on stdout; runs until killed.
 """
 import os
 import sys
@@ -62,11 +69,12 @@ MODES = {
     "good", "stall", "wrong-types", "wrong-types-paths", "wrong-types-secrets", "not-an-id", "huge",
     "no-secret", "other-item", "refuse-session", "exit-mid-call", "error-text", "vanish-in-prompt",
     "bad-completed", "collection-signals", "signal-flood", "vanished-item", "locked-after-search",
-    "forget-session-after-write", "prompt-error", "bus-gone-in-unlock", "locked-item",
+    "forget-session-after-write", "prompt-error", "bus-gone-in-unlock", "locked-item", "successor",
+    "stall-prompt",
 }
 # The item is locked, and its unlock prompt ends without a result: the provider leaves the bus
 # once the prompt is shown, or completes it with a signal of the wrong type.
-PROMPT_MODES = {"vanish-in-prompt", "bad-completed", "prompt-error", "bus-gone-in-unlock"}
+PROMPT_MODES = {"vanish-in-prompt", "bad-completed", "prompt-error", "bus-gone-in-unlock", "stall-prompt"}
 
 SERVICE_PATH = "/org/freedesktop/secrets"
 COLLECTION_PATH = SERVICE_PATH + "/collection/login"
@@ -394,11 +402,17 @@ class Ghost(dbus.service.Object):
 class Prompt(dbus.service.Object):
     """An unlock prompt that never completes properly; dismissing it is logged as a write."""
 
-    @dbus.service.method(PROMPT, in_signature="s", out_signature="")
-    def Prompt(self, window):
+    @dbus.service.method(PROMPT, in_signature="s", out_signature="", sender_keyword="sender",
+                         async_callbacks=("reply", "error"))
+    def Prompt(self, window, reply, error, sender=None):
         if mode == "prompt-error":
             fail(ODD_MESSAGE, name=ODD_NAME)
+        if mode == "stall-prompt":
+            prompters.add(sender)
+            unanswered.append((reply, error))
+            return
         GLib.timeout_add(100, self.end)
+        reply()
 
     @dbus.service.method(PROMPT, in_signature="", out_signature="")
     def Dismiss(self):
@@ -415,8 +429,9 @@ class Prompt(dbus.service.Object):
         return False
 
 
-# Callers seen so far, for signals addressed to them.
+# Callers seen so far, for signals addressed to them; those that called Prompt.
 callers = set()
+prompters = set()
 # (path, interface, member, argument signature, arguments) of the signals a flood sends.
 FLOOD = [
     (SERVICE_PATH, SERVICE, "CollectionCreated", "o", [dbus.ObjectPath(SERVICE_PATH + "/collection/ghost")]),
@@ -463,6 +478,12 @@ def on_message(connection, message):
     return dbus.lowlevel.HANDLER_RESULT_NOT_YET_HANDLED
 
 
+def caller_left(name, old_owner, new_owner):
+    """Logs a caller of Prompt that left the bus, in mode stall-prompt."""
+    if name in prompters and not new_owner:
+        record("Left", name)
+
+
 def matching(attributes):
     return sorted(path for path, item in items.items() if item.matches(attributes))
 
@@ -478,8 +499,11 @@ items[ITEM_PATH] = Item(bus, ITEM_PATH, "keyid device ID", {"service": "keyid", 
                         stored_value())
 bus.add_message_filter(on_message)
 name = dbus.service.BusName(os.environ.get("SECRET_SERVICE_BUS_NAME", "org.freedesktop.secrets"), bus,
-                           do_not_queue=True)
+                           do_not_queue=mode != "successor")
 if mode == "signal-flood":
     GLib.timeout_add(20, flood)
+if mode == "stall-prompt":
+    bus.add_signal_receiver(caller_left, "NameOwnerChanged", "org.freedesktop.DBus", "org.freedesktop.DBus",
+                            "/org/freedesktop/DBus")
 print("ready", flush=True)
 GLib.MainLoop().run()

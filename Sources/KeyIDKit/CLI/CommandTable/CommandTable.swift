@@ -218,7 +218,7 @@ package enum CommandTable {
         case .secretBackend: return "must be unset, service or file; any other value is refused"
         case .secretServiceBusName:
             return
-                "the Secret Service's bus name, as libsecret reads it; unset: org.freedesktop.secrets (a value that is not a bus name is refused)"
+                "the Secret Service's bus name, as libsecret reads it; unset: org.freedesktop.secrets (where the Secret Service is used, a value that is not a bus name is refused)"
         case .runtimeDirectory:
             return "where the lock file lives (keyid/lock); unset or missing: /run/user/UID when it exists"
         case .cacheHome: return "where the lock file lives when there is no runtime directory"

@@ -7,7 +7,7 @@ enum DoctorCommand {
     {
         var failure: Check?
         func report(_ check: Check) {
-            let check = advise(check)
+            let check = advise(check, serviceName: KeyIDCommand.serviceName(environment))
             if check.status == .fail, failure == nil { failure = check }
             emit(
                 TextTable.pad(check.status.rawValue, 8) + TextTable.pad(check.name, nameWidth + 2) + check.detail + "\n"
@@ -35,10 +35,10 @@ enum DoctorCommand {
 
     /// A failed check in the command line's words, with the fix for where keyid runs: ssh and
     /// cron sessions, root, WSL.
-    static func advise(_ check: Check) -> Check {
+    static func advise(_ check: Check, serviceName: String = SessionBus.defaultServiceName) -> Check {
         var check = check
         guard check.status == .fail else { return check }
-        if let error = check.error { check.detail = CommandLineText.line(error) }
+        if let error = check.error { check.detail = CommandLineText.line(error, serviceName: serviceName) }
         let uid = UserAccount.effectiveUID
         if case .unavailable(.noBus) = check.error {
             if uid != 0 {

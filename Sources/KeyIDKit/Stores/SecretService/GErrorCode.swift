@@ -19,6 +19,7 @@ enum GErrorCode {
 
     static let dbusServiceUnknown: Int32 = 2  // G_DBUS_ERROR_SERVICE_UNKNOWN: nobody owns the name
     static let dbusNameHasNoOwner: Int32 = 3  // G_DBUS_ERROR_NAME_HAS_NO_OWNER
+    static let dbusNoReply: Int32 = 4  // G_DBUS_ERROR_NO_REPLY: the callee left the bus without replying
     static let dbusBadAddress: Int32 = 6  // G_DBUS_ERROR_BAD_ADDRESS
     static let dbusNoServer: Int32 = 11  // G_DBUS_ERROR_NO_SERVER
     static let dbusTimeout: Int32 = 12  // G_DBUS_ERROR_TIMEOUT

@@ -84,6 +84,16 @@ extension LibSecretConnection {
         return .method(Self.introduction)
     }
 
+    /// Whether another process than the one this connection made itself known to owns the
+    /// Secret Service's name now (the provider restarted), once what arrived meanwhile (the
+    /// name's NameOwnerChanged) is dispatched.
+    var providerReplaced: Bool {
+        guard isOpen, isOwnedByThisProcess else { return false }
+        withContext { Self.drain(context) }
+        guard let owner = providerOwner else { return false }
+        return owner != introducedOwner
+    }
+
     /// The read that makes a caller known to the provider: it needs none.
     static let introduction = DBusCall(
         path: SecretServiceStore.servicePath, interface: SecretServiceStore.propertiesInterface, member: "Get",

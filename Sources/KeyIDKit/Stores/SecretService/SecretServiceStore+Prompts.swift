@@ -63,8 +63,11 @@ extension SecretServiceStore {
         prompting?(true)
         defer { prompting?(false) }
         let completed: SecretServiceReply
-        do {
+        do throws(KeyIDError) {
             completed = try requests([.prompt(prompt)])[0]
+            // GDBus's own timer on the Prompt call, set to the same deadline, may end it first:
+            // a prompt given up all the same.
+            if case .failure(let failure) = completed, case .timedOut = failure.outcome { throw failure.outcome }
         } catch {
             if case .timedOut = error {
                 // Never dismissed (cancelling a prompt can crash gnome-keyring 42.1): it is

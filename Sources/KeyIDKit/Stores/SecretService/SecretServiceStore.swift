@@ -252,13 +252,30 @@ package final class SecretServiceStore: SecretStore {
     package func beginOperation() { changed = false }
 
     package func reconnect(after error: KeyIDError, rereading: Bool) -> Bool {
-        guard case .failed(.keyring(let failure)) = error, failure.meansLostConnection else { return false }
         // Once a change was sent, the provider may have carried it out, whatever failed after
         // it (a session refused by a provider that restarted since the change included): only
         // a read may run again.
         guard rereading || !changed else { return false }
+        if case .failed(.keyring(let failure)) = error, failure.meansLostConnection {
+            dropConnection()
+            return true
+        }
+        guard providerRestarted(error) else { return false }
         dropConnection()
         return true
+    }
+
+    /// Whether `error` is a call that reached no provider, or one that left it unanswered (the
+    /// bus's ServiceUnknown or NameHasNoOwner for the unique name libsecret's proxy addresses,
+    /// its NoReply), while another process owns the Secret Service's name now: the provider
+    /// restarted after the connection last saw its owner, and the call went to the one that left.
+    private func providerRestarted(_ error: KeyIDError) -> Bool {
+        switch error {
+        case .unavailable(.noProvider): break
+        case .failed(.keyring(let failure)) where failure.is(GErrorCode.dbusDomain, GErrorCode.dbusNoReply): break
+        default: return false
+        }
+        return opened?.providerReplaced == true
     }
 
     /// Lets go of the connection and what belongs to it; the next call opens a new one.
