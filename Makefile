@@ -280,7 +280,7 @@ debian13:
 ## about 80 s more; scripts/debian13-test.sh --keyring). Not part of make test, for its time.
 debian13-keyring:
 	@scripts/install-deps.sh package
-	scripts/debian13-test.sh --keyring
+	scripts/debian13-test.sh --keyring '$(PROVIDER_SUITES)' '$(PROVIDERS)'
 
 ## make apt-repo: a signed apt repository in .build/apt-repo of the previous release's .deb and
 ## this one (scripts/apt-repo.sh: apt-ftparchive and gpg), signed with APT_REPO_KEY, a key in
