@@ -97,18 +97,19 @@ debian13_prepare() {
 # also runs the keyring suites against, as Debian 13 ships them: KeePassXC 2.7.10
 # (keepassxc-full: Debian's keepassxc-minimal, which the transitional keepassxc may pull
 # instead, has no Secret Service integration) and KWallet 6 (kwallet6's kwalletd6, with the
-# QCA plugins its encrypted sessions need). They bring Qt 5, Qt 6 and KDE Frameworks 6, about
-# 700 MB, so they are not in the root (make debian13, part of make test, never needs them)
-# but in a layer over it: the upper directory of an overlay in which apt-get installed them,
-# with the network, cached in providers-KEY/layer beside the root (KEY hashes the root's name
-# and this recipe) and made again when the root is.
+# QCA plugins its encrypted sessions need). They bring Qt 5, Qt 6 and KDE Frameworks 6, 135
+# packages and 410 MB, so they are not in the root (make debian13, part of make test, never
+# needs them) but in a layer over it: the upper directory of an overlay in which apt-get
+# installed them, with the network, cached in providers-KEY/layer beside the root (KEY
+# hashes the root's package database and this recipe, so a root made again gets a layer
+# made again).
 debian13_providers() {
     local key made layer=$d13_cache/partial-providers
     local packages=(keepassxc-full kwallet6 libqca-qt6-plugins)
-    key=$({ printf '%s\n' "${d13_root##*/}" "${packages[@]}"; } | sha256sum | cut -c1-16)
+    key=$({ printf '%s\n' "${packages[@]}"; cat "$d13_root/var/lib/dpkg/status"; } | sha256sum | cut -c1-16)
     d13_providers=$d13_cache/providers-$key
     d13_providers_note="reused the cached providers layer"
-    if [ ! -f "$d13_providers/made" ] || [ "$d13_providers/made" -ot "$d13_root/etc/debian_version" ]; then
+    if [ ! -f "$d13_providers/made" ]; then
         made=$SECONDS
         echo "installing ${packages[*]} in a layer over the Debian 13 root (cached in $d13_providers; log in $d13_cache/providers.log)"
         rm -rf --one-file-system "$layer"
