@@ -66,7 +66,7 @@ debian13_prepare() {
     key=$({ printf '%s\n' "$d13_suite" "${d13_recipe[@]}"; cat "${sources[@]}"; } | sha256sum | cut -c1-16)
     d13_root=$d13_cache/root-$key
     d13_note="reused the cached Debian 13 root"
-    if [ ! -f "$d13_root/etc/debian_version" ] || [ -n "$(find "$d13_root/etc/debian_version" -mtime +30)" ]; then
+    if [ ! -f "$d13_root/etc/debian_version" ] || [ -n "$(find "$d13_root/var/lib/dpkg/status" -mtime +30)" ]; then
         made=$SECONDS
         echo "making a Debian 13 root with mmdebstrap (cached in $d13_root; log in $d13_cache/mmdebstrap.log)"
         rm -rf --one-file-system "$d13_cache/partial"
