@@ -7,6 +7,9 @@
 # and one older than a month is made again. Sourced, from
 # the checkout's root (through sudo when not root), by scripts/debian13-test.sh and scripts/cross-arm64.sh.
 #   debian13_prepare          the cached root (made when missing); sets d13_root, d13_note
+#   debian13_providers        the cached providers layer (made when missing; after
+#                             debian13_prepare): KeePassXC and KWallet 6 installed over the root;
+#                             debian13_run runs over both from then on; sets d13_providers_note
 #   debian13_run SCRIPT ARG.. sh -c SCRIPT in a throwaway copy of the root (an overlay over the
 #                             cached one, gone when it returns), in private mount, PID and network
 #                             namespaces, with the checkout read-only at /src, the cache
@@ -63,7 +66,7 @@ debian13_prepare() {
     key=$({ printf '%s\n' "$d13_suite" "${d13_recipe[@]}"; cat "${sources[@]}"; } | sha256sum | cut -c1-16)
     d13_root=$d13_cache/root-$key
     d13_note="reused the cached Debian 13 root"
-    if [ ! -f "$d13_root/etc/debian_version" ] || [ -n "$(find "$d13_root/etc/debian_version" -mtime +30)" ]; then
+    if [ ! -f "$d13_root/etc/debian_version" ] || [ -n "$(find "$d13_root/var/lib/dpkg/status" -mtime +30)" ]; then
         made=$SECONDS
         echo "making a Debian 13 root with mmdebstrap (cached in $d13_root; log in $d13_cache/mmdebstrap.log)"
         rm -rf --one-file-system "$d13_cache/partial"
@@ -90,6 +93,53 @@ debian13_prepare() {
     done
 }
 
+# debian13_providers: the Secret Service providers other than gnome-keyring that make test
+# also runs the keyring suites against, as Debian 13 ships them: KeePassXC 2.7.10
+# (keepassxc-full: Debian's keepassxc-minimal, which the transitional keepassxc may pull
+# instead, has no Secret Service integration) and KWallet 6 (kwallet6's kwalletd6, with the
+# QCA plugins its encrypted sessions need). They bring Qt 5, Qt 6 and KDE Frameworks 6, 135
+# packages and 410 MB, so they are not in the root (make debian13, part of make test, never
+# needs them) but in a layer over it: the upper directory of an overlay in which apt-get
+# installed them, with the network, cached in providers-KEY/layer beside the root (KEY
+# hashes the root's package database and this recipe, so a root made again gets a layer
+# made again).
+debian13_providers() {
+    local key made layer=$d13_cache/partial-providers
+    local packages=(keepassxc-full kwallet6 libqca-qt6-plugins)
+    key=$({ printf '%s\n' "${packages[@]}"; cat "$d13_root/var/lib/dpkg/status"; } | sha256sum | cut -c1-16)
+    d13_providers=$d13_cache/providers-$key
+    d13_providers_note="reused the cached providers layer"
+    if [ ! -f "$d13_providers/made" ]; then
+        made=$SECONDS
+        echo "installing ${packages[*]} in a layer over the Debian 13 root (cached in $d13_providers; log in $d13_cache/providers.log)"
+        rm -rf --one-file-system "$layer"
+        mkdir -p "$layer/upper" "$layer/work" "$layer/merged"
+        # The network namespace is the machine's here (apt downloads); resolv.conf is the
+        # machine's for the while.
+        # shellcheck disable=SC2016 # expanded by the namespace's shell
+        unshare --mount --propagation private -- /bin/sh -c '
+            lower=$1 layer=$2
+            shift 2
+            m=$layer/merged
+            mount -t overlay overlay -o "lowerdir=$lower,upperdir=$layer/upper,workdir=$layer/work" "$m" &&
+                mount --rbind /dev "$m/dev" && mount -t proc proc "$m/proc" && mount -t tmpfs tmpfs "$m/tmp" &&
+                mount --bind /etc/resolv.conf "$m/etc/resolv.conf" || exit 125
+            chroot "$m" /usr/bin/env -i PATH=/usr/bin:/bin:/usr/sbin:/sbin HOME=/root LANG=C.UTF-8 \
+                DEBIAN_FRONTEND=noninteractive /bin/sh -c "
+                    apt-get update -q && apt-get install -y -q --no-install-recommends $* &&
+                    apt-get clean && find /var/lib/apt/lists -maxdepth 1 -type f ! -name lock -delete"
+        ' debian13-providers "$d13_root" "$layer" "${packages[@]}" >"$d13_cache/providers.log" 2>&1 ||
+            { tail -n 20 "$d13_cache/providers.log" >&2; rm -rf --one-file-system "$layer"; d13_die "installing the providers failed"; }
+        rm -rf --one-file-system "$d13_cache"/providers-*
+        mkdir "$d13_providers"
+        mv "$layer/upper" "$d13_providers/layer"
+        rm -rf --one-file-system "$layer"
+        touch "$d13_providers/made"
+        d13_providers_note="made the providers layer in $((SECONDS - made)) s"
+    fi
+    d13_lower=$d13_providers/layer:$d13_root
+}
+
 debian13_run() {
     local script=$1
     shift
@@ -112,7 +162,7 @@ debian13_run() {
         ip link set lo up 2>/dev/null || true
         exec chroot "$m" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin \
             HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive /bin/sh -c "$@"
-    ' debian13-run "$d13_root" "$layer" "$PWD" "$d13_build" "$d13_cache" "$script" debian13-run "$@"
+    ' debian13-run "${d13_lower:-$d13_root}" "$layer" "$PWD" "$d13_build" "$d13_cache" "$script" debian13-run "$@"
     local status=$?
     rm -rf --one-file-system "$layer"
     return "$status"

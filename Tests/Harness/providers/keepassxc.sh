@@ -1,6 +1,7 @@
 #!/bin/sh
-# Run KeePassXC (2.7.4, Debian 12) as the Secret Service provider of the current
-# private session bus, headless (QT_QPA_PLATFORM=offscreen, no X).
+# Run KeePassXC (2.7.4, Debian 12; 2.7.10, Debian 13's keepassxc-full) as the Secret
+# Service provider of the current private session bus, headless (QT_QPA_PLATFORM=offscreen,
+# no X).
 #
 #   keepassxc.sh start [unlocked|locked]   start it, wait until ready, print PID=<pid>
 #   keepassxc.sh stop PID                  stop it (SIGTERM, SIGKILL after 1 s)
@@ -15,7 +16,11 @@
 # The database is imported once from keepassxc-template.xml with keepassxc-cli and
 # cached (${KEYID_PROVIDER_CACHE:-$TMPDIR/keyid-provider-cache}/keepassxc/).
 #
-# unlocked: KeePassXC opens the database with the password given on stdin.
+# unlocked: KeePassXC starts with the database locked, and opens it with the password
+#           through its own D-Bus interface (MainWindow.openDatabase), not --pw-stdin: 2.7.10
+#           (Debian 13) crashes (SIGSEGV in QWidgetPrivate::showChildren) when it shows its
+#           window with a database --pw-stdin has already opened, offscreen, under Xvfb and
+#           with QT_QPA_PLATFORM=minimal alike.
 # locked:   the same, then Service.Lock on the default collection and the prompt it
 #           returns (the prompt locks at once, no dialog). Beware: unlocking it again
 #           needs the unlock dialog, so a client's Unlock (or a store) never completes.
@@ -114,19 +119,24 @@ provider_start() {
     db="$XDG_DATA_HOME/keyid-keepassxc/keyid.kdbx"
     place_store "$db"
     log="$XDG_RUNTIME_DIR/keepassxc.log"
-    # --pw-stdin reads one line. The here-document keeps the password off the command
-    # line; output goes to the log so that $(...) around this script returns.
-    QT_QPA_PLATFORM=offscreen keepassxc --pw-stdin "$db" >>"$log" 2>&1 <<PW &
-$password
-PW
+    # The database is opened locked (its unlock view) and unlocked in ready_hook (see the
+    # top). Output goes to the log so that $(...) around this script returns.
+    QT_QPA_PLATFORM=offscreen keepassxc "$db" >>"$log" 2>&1 </dev/null &
     started_pid=$!
     watch "$started_pid" keepassxc
     wait_ready "$started_pid" "$mode"
 }
 
 ready_hook() {
-    # The collection appears (Locked=true) before the key derivation has finished
-    # and the database is open; wait for that in both modes.
+    # The collection appears (Locked=true) with the database's unlock view; open it with
+    # the password (the call returns once the key derivation has finished) and wait for
+    # Locked=false in both modes.
+    until name_owned_by "$MAINWINDOW"; do
+        alive "$pid" || die "exited before it owned $MAINWINDOW (log: $log)"
+        [ "$(now_ms)" -lt "$deadline" ] || die "did not own $MAINWINDOW within 10 s (log: $log)"
+        sleep 0.01
+    done
+    open_database "$XDG_DATA_HOME/keyid-keepassxc/keyid.kdbx"
     wait_locked false
     if [ -n "${KEYID_KEEPASSXC_SECOND-}" ]; then
         open_second "$KEYID_KEEPASSXC_SECOND"
@@ -139,15 +149,29 @@ ready_hook() {
     fi
 }
 
+# KeePassXC's own D-Bus name (owned by its main window, whether or not a database is open).
+MAINWINDOW=org.keepassxc.KeePassXC.MainWindow
+
+# name_owned_by NAME: is NAME owned on the bus?
+name_owned_by() {
+    call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus.NameHasOwner \
+        string:"$1" 2>/dev/null | grep -q true
+}
+
+# open_database FILE: opens FILE (or unlocks it, if open and locked) with $password and
+# makes it the active tab, without a dialog.
+open_database() {
+    call $MAINWINDOW /keepassxc $MAINWINDOW.openDatabase string:"$1" string:"$password" >/dev/null ||
+        die "openDatabase($1) failed (log: $log)"
+}
+
 # open_second NAME: opens NAME.kdbx through KeePassXC's own D-Bus interface, which makes
 # it the active tab, then the first again, so that the default alias comes back to it.
 open_second() {
     second="$XDG_DATA_HOME/keyid-keepassxc/$1.kdbx"
     place_store "$second"
     for db in "$second" "$XDG_DATA_HOME/keyid-keepassxc/keyid.kdbx"; do
-        call org.keepassxc.KeePassXC.MainWindow /keepassxc \
-            org.keepassxc.KeePassXC.MainWindow.openDatabase string:"$db" string:"$password" >/dev/null ||
-            die "openDatabase($db) failed"
+        open_database "$db"
     done
     until path=$(other_collection) && [ -n "$path" ] && [ "$(locked "$path")" = false ] &&
         [ "$(default_collection)" = "$collection" ]; do

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Run kwalletd5 (KDE Frameworks 5) as the Secret Service provider of the current
+# Run kwalletd (kwalletd6 of KDE Frameworks 6, Debian 13, or else kwalletd5 of KF 5,
+# Debian 12; $KEYID_KWALLETD names one) as the Secret Service provider of the current
 # private session bus, headless.
 #
 #   kwallet.sh start [unlocked|locked]   start it, wait until ready, print PID=<pid>
@@ -10,8 +11,8 @@
 # wallet lives in $XDG_DATA_HOME/kwalletd/kdewallet.kwl; an existing one is reused,
 # so a state directory keeps its items from run to run.
 #
-# kwalletd5 is started the way pam_kwallet starts it, so that no password dialog
-# appears: `kwalletd5 --pam-login PIPE_FD SOCKET_FD` reads a 56-byte key from the
+# kwalletd is started the way pam_kwallet starts it, so that no password dialog
+# appears: `kwalletd6 --pam-login PIPE_FD SOCKET_FD` reads a 56-byte key from the
 # pipe, then accepts one connection on the listening socket and reads environment
 # lines from it; it then opens (or creates) the wallet `kdewallet` with that key.
 # A wallet file created that way is only exposed as a collection from the next start
@@ -32,6 +33,17 @@ self=$here/kwallet.sh
 # cached template wallet is encrypted with it. Exactly 56 bytes.
 KEY=keyid-test-kwallet-key-0123456789abcdef0123456789abcdef!
 
+# Which daemon: kwalletd6 and kwalletd5 take the same PAM hand-shake (kwalletd6 still reads
+# PAM_KWALLET5_LOGIN), the same kwalletrc and wallet files, and each serves
+# org.freedesktop.secrets itself (KF 6.13, Debian 13's, has no separate ksecretd); they
+# differ in their own D-Bus name, org.kde.kwalletd5 or org.kde.kwalletd6.
+daemon=${KEYID_KWALLETD:-}
+if [ -z "$daemon" ]; then
+    for daemon in kwalletd6 kwalletd5; do
+        command -v "$daemon" >/dev/null 2>&1 && break
+    done
+fi
+
 write_config() {
     mkdir -p "$1"
     cat >"$1/kwalletrc" <<'CONF'
@@ -49,13 +61,13 @@ apiEnabled=true
 CONF
 }
 
-# launch LOGFILE: start kwalletd5 in the background with the PAM hand-shake; prints
+# launch LOGFILE: start $daemon in the background with the PAM hand-shake; prints
 # its PID. Perl (perl-base, always there) because the shell can make neither a
 # listening socket nor a pipe to hand to a child by number.
 launch() {
     sock="$XDG_RUNTIME_DIR/kwallet5-keyid.socket"
     rm -f "$sock"
-    KEY=$KEY SOCK=$sock LOG=$1 QT_QPA_PLATFORM=offscreen PAM_KWALLET5_LOGIN=$sock \
+    KEY=$KEY SOCK=$sock LOG=$1 DAEMON=$daemon QT_QPA_PLATFORM=offscreen PAM_KWALLET5_LOGIN=$sock \
     perl -MSocket -e '
         length($ENV{KEY}) == 56 or die "the key must be 56 bytes\n";
         $^F = 1000;    # keep the pipe and socket open across exec
@@ -70,9 +82,10 @@ launch() {
             open STDIN, "<", "/dev/null";
             open STDOUT, ">>", $ENV{LOG} or die "open $ENV{LOG}: $!";
             open STDERR, ">&", \*STDOUT;
-            delete @ENV{qw(KEY SOCK LOG)};
-            exec "kwalletd5", "--pam-login", fileno($r), fileno($s);
-            die "exec kwalletd5: $!";
+            my $daemon = $ENV{DAEMON};
+            delete @ENV{qw(KEY SOCK LOG DAEMON)};
+            exec $daemon, "--pam-login", fileno($r), fileno($s);
+            die "exec $daemon: $!";
         }
         close $r; close $s;
         $SIG{__DIE__} = sub { kill "KILL", $pid; waitpid $pid, 0 };
@@ -87,10 +100,10 @@ launch() {
     '
 }
 
-# template: path of the cached empty wallet, made on first use: start kwalletd5
+# template: path of the cached empty wallet, made on first use: start $daemon
 # once with no wallet in a throw-away bus and data dir, keep the file it writes.
 template() {
-    tmpl="$cache/kwallet/kdewallet.kwl"
+    tmpl="$cache/kwallet/$daemon-kdewallet.kwl"
     if [ ! -s "$tmpl" ]; then
         mkdir -p "$cache/kwallet"
         work=$(mktemp -d "$cache/kwallet/make.XXXXXX")
@@ -114,9 +127,9 @@ provider_start() {
     write_config "$XDG_CONFIG_HOME"
     wallet="$XDG_DATA_HOME/kwalletd/kdewallet.kwl"
     place_store "$wallet"
-    log="$XDG_RUNTIME_DIR/kwalletd5.log"
-    started_pid=$(launch "$log") || die "could not launch kwalletd5"
-    watch "$started_pid" kwalletd5
+    log="$XDG_RUNTIME_DIR/$daemon.log"
+    started_pid=$(launch "$log") || die "could not launch $daemon"
+    watch "$started_pid" "$daemon"
     wait_ready "$started_pid" "$mode"
 }
 
@@ -139,12 +152,12 @@ ready_hook() {
     esac
 }
 
-# kwalletd5 writes a changed wallet to disk 5 s after the last change, and SIGTERM
+# kwalletd writes a changed wallet to disk 5 s after the last change, and SIGTERM
 # kills it without a save: close the wallets first (that saves them), so that a
 # state directory keeps what the test stored.
 provider_stop() {
-    if [ -n "${DBUS_SESSION_BUS_ADDRESS-}" ] && [ "$(owner_pid org.kde.kwalletd5)" = "$1" ]; then
-        call org.kde.kwalletd5 /modules/kwalletd5 org.kde.KWallet.closeAllWallets \
+    if [ -n "${DBUS_SESSION_BUS_ADDRESS-}" ] && [ "$(owner_pid "org.kde.$daemon")" = "$1" ]; then
+        call "org.kde.$daemon" "/modules/$daemon" org.kde.KWallet.closeAllWallets \
             >/dev/null 2>&1 || true
     fi
     stop_pid "$1"
@@ -153,7 +166,7 @@ provider_stop() {
 # make-template-inside: run by template() inside its throw-away bus.
 make_template_inside() {
     log=$XDG_DATA_HOME/make.log
-    started_pid=$(launch "$log") || die "could not launch kwalletd5"
+    started_pid=$(launch "$log") || die "could not launch $daemon"
     deadline=$(($(now_ms) + 10000))
     until [ "$(stat -c %s "$XDG_DATA_HOME/kwalletd/kdewallet.kwl" 2>/dev/null || echo 0)" -ge 60 ]; do
         [ "$(now_ms)" -lt "$deadline" ] || die "did not create a wallet within 10 s (log: $log)"
