@@ -1,14 +1,16 @@
 #!/bin/bash
 # The release artifacts of `make dist`, tried as a user would: lintian and the contents of the
-# .deb and the tarball, one version everywhere, then, in a minimal Debian 12 root made by
-# mmdebstrap from this machine's own apt sources (no Swift, nothing of the build inside), the
-# .deb installed with apt (which pulls in what its Depends names: libsecret, GLib), used against
-# a real gnome-keyring, and purged, and the tarball unpacked and run.
-#   check-package.sh        (as root, after make dist; make package-check runs both)
-# The root is made once and cached in .build/package-check (remove it to make a new one); each
-# run works on a fresh copy, inside private mount, PID and network namespaces, so nothing leaks
-# to this machine. Prints one line per check, then "N passed, M failed"; exits 1 if any check
-# failed, 2 if it could not run them.
+# .deb and the tarball, one version everywhere, then, in a minimal root of each Debian release
+# given (by code name; Debian 12 and 13, bookworm and trixie, when none is) made by mmdebstrap
+# from this machine's own apt sources (no Swift, nothing of the build inside), the .deb
+# installed with apt (which pulls in what its Depends names: libsecret, GLib), used against a
+# real gnome-keyring, and purged, and the tarball unpacked and run.
+#   check-package.sh [SUITE...]   (as root, after make dist; make package-check runs both)
+# Each root is made once and cached in .build/package-check/SUITE (remove it to make a new one);
+# each run works on a fresh copy, inside private mount, PID and network namespaces, so nothing
+# leaks to this machine, the releases at once. Prints one line per check, naming the release
+# of those in a root, then "N passed, M failed"; exits 1 if any check failed, 2 if it could
+# not run them.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 

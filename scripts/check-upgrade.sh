@@ -1,6 +1,7 @@
 #!/bin/bash
-# keyid's apt repository and its upgrades, tried as a user would, in a fresh Debian 12 root (the
-# one check-package.sh uses, unpacked afresh; scripts/debian-root.sh):
+# keyid's apt repository and its upgrades, tried as a user would, in a fresh root of each Debian
+# release given (Debian 12 and 13 when none is; the roots check-package.sh uses, unpacked
+# afresh; scripts/debian-root.sh), the releases at once:
 #   - the repository `make apt-repo` makes, with the previous release's .deb and this one,
 #     signed with a key made for this run: apt-get update reads it through a signed-by keyring,
 #     and refuses a tampered Packages index and a Release signed by another key;
@@ -10,8 +11,8 @@
 #     of them a clone for lack of the new signals, and stores new ones with them; so do a
 #     purge and a reinstall, and a downgrade to the previous release (which also reads the IDs
 #     this version stored in the keyring and in files).
-#   check-upgrade.sh        (as root, after make dist; make package-check runs it)
-# Prints one line per check, then "N passed, M failed"; exits 1 if any check failed, 2 if it
+#   check-upgrade.sh [SUITE...]   (as root, after make dist; make package-check runs it)
+# Prints one line per check, naming the release of those in a root, then "N passed, M failed"; exits 1 if any check failed, 2 if it
 # could not run them.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
