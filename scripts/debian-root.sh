@@ -123,11 +123,13 @@ root_prepare() {
 # checks waiting on apt, dpkg and D-Bus more than they compute. Their lines are shown when all
 # are done, a release after another in the order given; their counts are added to passed and
 # failed, their times to times.
+# shellcheck disable=SC2030,SC2031 # each release's subshell has a scratch directory of its own
 on_releases() {
     local function=$1 suite pids=() p f t
     shift
     # shellcheck disable=SC2086 # a list of words
     [ "$#" -gt 0 ] || set -- $default_suites
+    for suite in "$@"; do release_of "$suite" >/dev/null; done
     echo "checking on $(for suite in "$@"; do printf 'Debian %s, ' "$(release_of "$suite")"; done |
         sed 's/, $//; s/\(.*\), /\1 and /')${2:+ at once, each in a root of its own}"
     for suite in "$@"; do
@@ -142,7 +144,7 @@ on_releases() {
     wait "${pids[@]}"
     for suite in "$@"; do
         cat "$scratch/$suite/out"
-        read -r p f t <"$scratch/$suite/counts" 2>/dev/null || die "the checks on $suite did not finish (above)"
+        read -r p f t 2>/dev/null <"$scratch/$suite/counts" || die "the checks on $suite did not finish (above)"
         passed=$((passed + p)) failed=$((failed + f)) times="$times, Debian $(release_of "$suite") $t s"
     done
 }
