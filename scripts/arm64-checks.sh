@@ -1,7 +1,8 @@
 #!/bin/sh
 # Run in the Debian 13 root by scripts/test-arm64.sh, inside Tests/Harness/keyring-session.sh:
-# the aarch64 keyid under qemu-user (-L $SYSROOT, the arm64 sysroot) against gnome-keyring.
-# One line per check; exits 1 if any failed.
+# the aarch64 keyid under qemu-user (-L $SYSROOT, the arm64 sysroot) against gnome-keyring, then
+# its package ($DEB) installed with dpkg and its /usr/bin/keyid run under qemu-user -L / (the
+# root's own arm64 libraries). One line per check; exits 1 if any failed.
 qemu=$(command -v qemu-aarch64-static || command -v qemu-aarch64) || { echo "FAIL no qemu-aarch64 in the root"; exit 1; }
 keyid() { "$qemu" -L "$SYSROOT" /src/.build/arm64/keyid "$@"; }
 # shellcheck source=scripts/root-checks.sh
@@ -72,5 +73,28 @@ file_backend() {
     [ "$first" = "$second" ] || { echo "$first, then $second"; return 1; }
 }
 check "the file backend: get --create, then get, print one ID" file_backend
+
+# The arm64 package: dpkg installs it, its Depends met by the arm64 libraries the root has
+# installed (Debian 13's, arm64 being a foreign architecture there); its keyid, under qemu with
+# the root as the arm64 root, gets one ID twice, which secret-tool reads; a purge leaves none
+# of its files.
+package() {
+    dpkg -i "$DEB" >/tmp/dpkg.log 2>&1 || { cat /tmp/dpkg.log; return 1; }
+    # shellcheck disable=SC2016 # dpkg-query's format
+    [ "$(dpkg-query -W -f '${Status} ${Version}' keyid)" = "install ok installed $(dpkg-deb -f "$DEB" Version)" ] ||
+        { dpkg-query -W keyid; return 1; }
+    out=$("$qemu" -L / /usr/bin/keyid --version) || return 1
+    [ "$out" = "keyid $VERSION" ] || { echo "--version: $out"; return 1; }
+    first=$("$qemu" -L / /usr/bin/keyid get --create --service arm64-package --no-prompt --timeout 60) &&
+        second=$("$qemu" -L / /usr/bin/keyid get --create --service arm64-package --no-prompt --timeout 60) || return 1
+    echo "$first" | grep -Eq "$uuid" || { echo "not an ID: $first"; return 1; }
+    [ "$first" = "$second" ] || { echo "$first, then $second"; return 1; }
+    [ "$(secret-tool lookup service arm64-package account device-id)" = "$first" ] || { echo "secret-tool reads another value"; return 1; }
+    files=$(dpkg -L keyid | while read -r f; do [ -f "$f" ] && echo "$f"; done)
+    dpkg --purge keyid >/tmp/dpkg.log 2>&1 || { cat /tmp/dpkg.log; return 1; }
+    for f in $files; do [ ! -e "$f" ] || { echo "left behind: $f"; return 1; }; done
+}
+check "the arm64 package: dpkg -i meets its Depends with Debian 13's arm64 libraries; its keyid under qemu -L / gets one ID twice, which secret-tool reads; purge leaves no file" \
+    package
 
 checks_done

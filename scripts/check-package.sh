@@ -1,14 +1,16 @@
 #!/bin/bash
 # The release artifacts of `make dist`, tried as a user would: lintian and the contents of the
-# .deb and the tarball, one version everywhere, then, in a minimal Debian 12 root made by
-# mmdebstrap from this machine's own apt sources (no Swift, nothing of the build inside), the
-# .deb installed with apt (which pulls in what its Depends names: libsecret, GLib), used against
-# a real gnome-keyring, and purged, and the tarball unpacked and run.
-#   check-package.sh        (as root, after make dist; make package-check runs both)
-# The root is made once and cached in .build/package-check (remove it to make a new one); each
-# run works on a fresh copy, inside private mount, PID and network namespaces, so nothing leaks
-# to this machine. Prints one line per check, then "N passed, M failed"; exits 1 if any check
-# failed, 2 if it could not run them.
+# .deb and the tarball, one version everywhere, then, in a minimal root of each Debian release
+# given (by code name; Debian 12 and 13, bookworm and trixie, when none is) made by mmdebstrap
+# from this machine's own apt sources (no Swift, nothing of the build inside), the .deb
+# installed with apt (which pulls in what its Depends names: libsecret, GLib), used against a
+# real gnome-keyring, and purged, and the tarball unpacked and run.
+#   check-package.sh [SUITE...]   (as root, after make dist; make package-check runs both)
+# Each root is made once and cached in .build/package-check/SUITE (remove it to make a new one);
+# each run works on a fresh copy, inside private mount, PID and network namespaces, so nothing
+# leaks to this machine, the releases at once. Prints one line per check, naming the release
+# of those in a root, then "N passed, M failed"; exits 1 if any check failed, 2 if it could
+# not run them.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
@@ -24,12 +26,16 @@ done
 
 # owner ADMINDIR PATH: the package that installed the file at PATH, by the dpkg database in
 # ADMINDIR. The loader names /lib/... where a package may have installed /usr/lib/... (merged
-# /usr makes them one file): both are asked.
+# /usr makes them one file): both are asked. A diversion is no owner (Debian 13's libc6
+# installs /usr/lib64/ld-linux-x86-64.so.2 and diverts /lib64/ld-linux-x86-64.so.2).
 owner() {
-    local alternate
+    local alternate path
     case $2 in /usr/*) alternate=${2#/usr} ;; *) alternate=/usr$2 ;; esac
-    { dpkg-query --admindir="$1" -S "$2" || dpkg-query --admindir="$1" -S "$alternate"; } 2>/dev/null |
-        head -n 1 | cut -d: -f1
+    for path in "$2" "$alternate"; do
+        dpkg-query --admindir="$1" -S "$path" 2>/dev/null | grep -v '^diversion by ' | head -n 1 | cut -d: -f1 | grep . &&
+            return 0
+    done
+    return 1
 }
 # needed ELF: the libraries ELF links (DT_NEEDED), one a line.
 needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'; }
@@ -181,21 +187,17 @@ check_versions() {
 check "one version $upstream: sources, keyid --version, package, changelog and the file names agree" \
     check_versions
 
-# --- A fresh Debian 12 root ------------------------------------------------------------------
-
-root_prepare
-root_unpack
+# --- A fresh root of each release -------------------------------------------------------------
 
 check_fresh_root() {
-    expect "Debian version" 12 "$(cut -d. -f1 "$root/etc/debian_version")" || return 1
-    in_root 'for p in keyid libsecret-1-0 libglib2.0-0 dbus gnome-keyring; do
-            [ "$(dpkg-query -W -f "\${db:Status-Status}" $p 2>/dev/null)" != installed ] || { echo "$p is installed"; exit 1; }
-        done
-        ! command -v swift || { echo "swift is here"; exit 1; }
+    local name
+    expect "Debian version" "$release" "$(cut -d. -f1 "$root/etc/debian_version")" || return 1
+    for name in keyid libsecret-1-0 libglib2.0-0 dbus gnome-keyring; do
+        [ -z "$(installed_as "$name")" ] || { echo "$name is installed: $(installed_as "$name")"; return 1; }
+    done
+    in_root '! command -v swift || { echo "swift is here"; exit 1; }
         ! ls -d /opt/swift /usr/share/swift 2>/dev/null'
 }
-check "a fresh Debian 12 root without keyid, libsecret, GLib or Swift ($root_note)" check_fresh_root
-
 
 # installed_in_root: the packages installed in the root, one a line, sorted.
 installed_in_root() {
@@ -211,8 +213,8 @@ satisfied() {
         IFS='|' read -ra alternatives <<<"$clause"
         for alternative in "${alternatives[@]}"; do
             read -r name op want <<<"${alternative//[()]/}"
-            have=$(package_status "${name%%:*}")
-            [ "${have%% *}" = installed ] || continue
+            have=$(installed_as "${name%%:*}")
+            [ -n "$have" ] || continue
             [ -z "$op" ] || dpkg --compare-versions "${have#* }" "$op" "$want" || continue
             ok=1
             break
@@ -223,7 +225,7 @@ satisfied() {
 }
 
 check_install() {
-    local name
+    local name package
     installed_in_root >"$scratch/before"
     apt_quiet "install ./root/check/${deb##*/}" || return 1
     installed_in_root >"$scratch/after"
@@ -233,12 +235,13 @@ check_install() {
     satisfied "$(dpkg-deb -f "$deb" Depends)" || return 1
     # What the root lacked of the field, apt installed.
     for name in "${depends_packages[@]}"; do
-        grep -qx "$name" "$scratch/before" || grep -qx "$name" "$scratch/pulled-in" ||
-            { echo "apt did not install $name"; return 1; }
+        package=$(installed_as "$name")
+        package=${package%% *}
+        [ -n "$package" ] || { echo "apt did not install $name"; return 1; }
+        grep -qx "$package" "$scratch/before" || grep -qx "$package" "$scratch/pulled-in" ||
+            { echo "apt did not install $name ($package)"; return 1; }
     done
 }
-check "apt-get install ./${deb##*/} succeeds and pulls in what Depends names (${depends_packages[*]})" check_install
-[ ! -s "$scratch/pulled-in" ] || echo "        apt pulled in: $(tr '\n' ' ' <"$scratch/pulled-in")"
 
 check_without_bus() {
     in_root '
@@ -251,10 +254,8 @@ check_without_bus() {
         grep -q "no D-Bus session bus" /tmp/err || { cat /tmp/err; exit 1; }
         rm -rf "$KEYID_STATE"' "$uuid"
 }
-check "without a Secret Service: the file backend works, keyid get says there is no bus (exit 5)" check_without_bus
 
 check_version() { expect "keyid --version" "keyid $upstream" "$(in_root 'keyid --version')"; }
-check "keyid --version prints keyid $upstream" check_version
 
 check_man() {
     expect "man -w keyid" /usr/share/man/man1/keyid.1.gz "$(in_root 'man -w keyid')" || return 1
@@ -263,7 +264,6 @@ check_man() {
         return 1
     fi
 }
-check "man -w keyid finds the manual page, and man renders it" check_man
 
 check_completion() {
     local out
@@ -278,7 +278,6 @@ check_completion() {
     expect "bash completion of 'keyid ro'" "complete -F _keyid keyid
 rotate" "$out"
 }
-check "bash-completion loads the completion and completes 'keyid ro' to rotate" check_completion
 
 check_file_backend() {
     local ids
@@ -287,8 +286,6 @@ check_file_backend() {
     expect "second run" "${ids%%$'\n'*}" "${ids#*$'\n'}" || return 1
     printf '%s\n' "${ids%%$'\n'*}" >"$scratch/file-id"
 }
-check "keyid --backend file get --create twice prints one ID" check_file_backend
-
 
 check_secret_service() {
     local out first
@@ -313,8 +310,6 @@ $first
 1" "$out" || return 1
     printf '%s\n' "$first" >"$scratch/keyring-id"
 }
-check "with dbus and gnome-keyring: keyid get --create twice prints one ID; secret-tool lookup reads it, one item" \
-    check_secret_service
 
 check_loads_libsecret() {
     local logs=("$root"/tmp/loader.*) path
@@ -333,8 +328,6 @@ check_loads_libsecret() {
         [ -n "$(owner "$root/var/lib/dpkg" "$path")" ] || { echo "keyid loaded $path, which no package installed"; return 1; }
     done <"$scratch/loaded"
 }
-check "keyid get --create loads libsecret-1.so.0 from the system (libsecret-1-0's file), and only libraries the root's packages installed" \
-    check_loads_libsecret
 
 check_purge() {
     dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print substr($6, 2) }' >"$scratch/files"
@@ -349,7 +342,6 @@ check_purge() {
     ! in_root 'dpkg-query -W -f "\${db:Status-Status}" keyid 2>/dev/null | grep -q .' ||
         { echo "dpkg still knows keyid: $(in_root 'dpkg -l keyid | tail -n 1')"; return 1; }
 }
-check "apt-get purge keyid leaves none of its files" check_purge
 
 check_tarball_in_root() {
     tar -xzf "$tarball" -C "$root/opt" || return 1
@@ -381,10 +373,31 @@ check_tarball_in_root() {
 $(cat "$scratch/file-id")
 $(cat "$scratch/keyring-id")" "$out"
 }
-check "the tarball unpacked in the root, with libsecret-1-0 installed, finds every library it links, runs, and reads the IDs the package stored" \
-    check_tarball_in_root
 
-root_remove
-echo "package check: $((SECONDS - started)) s; .deb $(stat -c %s "$deb") bytes, tarball $(stat -c %s "$tarball") bytes"
+# on_release SUITE: the checks in a fresh root of that release (root_prepare), which each line
+# names (on_releases runs it for each release at once).
+on_release() {
+    root_prepare "$1"
+    root_unpack
+    check "a fresh $suite root without keyid, libsecret, GLib or Swift ($root_note)" check_fresh_root
+    check "apt-get install ./${deb##*/} succeeds and pulls in what Depends names (${depends_packages[*]})" check_install
+    [ ! -s "$scratch/pulled-in" ] || echo "        apt pulled in: $(tr '\n' ' ' <"$scratch/pulled-in")"
+    check "without a Secret Service: the file backend works, keyid get says there is no bus (exit 5)" check_without_bus
+    check "keyid --version prints keyid $upstream" check_version
+    check "man -w keyid finds the manual page, and man renders it" check_man
+    check "bash-completion loads the completion and completes 'keyid ro' to rotate" check_completion
+    check "keyid --backend file get --create twice prints one ID" check_file_backend
+    check "with dbus and gnome-keyring: keyid get --create twice prints one ID; secret-tool lookup reads it, one item" \
+        check_secret_service
+    check "keyid get --create loads libsecret-1.so.0 from the system (libsecret-1-0's file), and only libraries the root's packages installed" \
+        check_loads_libsecret
+    check "apt-get purge keyid leaves none of its files" check_purge
+    check "the tarball unpacked in the root, with libsecret-1-0 installed, finds every library it links, runs, and reads the IDs the package stored" \
+        check_tarball_in_root
+    root_remove
+}
+
+on_releases on_release "$@"
+echo "package check: $((SECONDS - started)) s (${times#, }); .deb $(stat -c %s "$deb") bytes, tarball $(stat -c %s "$tarball") bytes"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,6 +1,7 @@
 #!/bin/bash
-# keyid's apt repository and its upgrades, tried as a user would, in a fresh Debian 12 root (the
-# one check-package.sh uses, unpacked afresh; scripts/debian-root.sh):
+# keyid's apt repository and its upgrades, tried as a user would, in a fresh root of each Debian
+# release given (Debian 12 and 13 when none is; the roots check-package.sh uses, unpacked
+# afresh; scripts/debian-root.sh), the releases at once:
 #   - the repository `make apt-repo` makes, with the previous release's .deb and this one,
 #     signed with a key made for this run: apt-get update reads it through a signed-by keyring,
 #     and refuses a tampered Packages index and a Release signed by another key;
@@ -10,8 +11,8 @@
 #     of them a clone for lack of the new signals, and stores new ones with them; so do a
 #     purge and a reinstall, and a downgrade to the previous release (which also reads the IDs
 #     this version stored in the keyring and in files).
-#   check-upgrade.sh        (as root, after make dist; make package-check runs it)
-# Prints one line per check, then "N passed, M failed"; exits 1 if any check failed, 2 if it
+#   check-upgrade.sh [SUITE...]   (as root, after make dist; make package-check runs it)
+# Prints one line per check, naming the release of those in a root, then "N passed, M failed"; exits 1 if any check failed, 2 if it
 # could not run them.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -40,6 +41,8 @@ new_key() {
 signing_key=$(new_key "keyid check archive <check@keyid.invalid>") || die "gpg cannot make a key"
 other_key=$(new_key "someone else <other@keyid.invalid>") || die "gpg cannot make a key"
 repo=$scratch/repo
+# The copies of the repository the roots get (each release's checks have a scratch directory of their own).
+copies=$scratch
 arm64_deb=$dist/keyid_${version}_arm64.deb
 [ -f "$arm64_deb" ] || die "no $arm64_deb: run make dist first"
 APT_REPO_KEY=$signing_key scripts/apt-repo.sh "$repo" "$previous_deb" "$deb" "$arm64_deb" 2>"$scratch/apt-repo.log" ||
@@ -77,23 +80,25 @@ gpg --batch --yes --local-user "$other_key" --clearsign --output "$scratch/forge
 gpg --batch --yes --local-user "$other_key" --armor --detach-sign --output "$scratch/forged/dists/stable/Release.gpg" \
     "$scratch/forged/dists/stable/Release"
 
-# --- A fresh Debian 12 root ------------------------------------------------------------------
+# --- A fresh root of each release -------------------------------------------------------------
 
-root_prepare
-root_unpack
-# The repositories at file: addresses, readable by apt's unprivileged _apt user; the keyring
-# where a user puts it.
-for copy in repo tampered forged; do
-    mkdir -p "$root/srv/$copy"
-    cp -a "$scratch/$copy/." "$root/srv/$copy/"
-done
-chmod -R a+rX "$root/srv"
-install -m 0644 "$repo/keyid-archive-keyring.gpg" "$root/usr/share/keyrings/keyid-archive-keyring.gpg"
-for copy in repo tampered forged; do
-    echo "deb [signed-by=/usr/share/keyrings/keyid-archive-keyring.gpg] file:/srv/$copy stable main" \
-        >"$root/etc/apt/sources.list.d/keyid-$copy.list"
-done
-mv "$root/etc/apt/sources.list.d/keyid-tampered.list" "$root/etc/apt/sources.list.d/keyid-forged.list" "$root/srv/"
+# root_repositories: the repositories in the root at file: addresses, readable by apt's
+# unprivileged _apt user, the keyring where a user puts it, and the user idcheck.
+root_repositories() {
+    local copy
+    for copy in repo tampered forged; do
+        mkdir -p "$root/srv/$copy"
+        cp -a "$copies/$copy/." "$root/srv/$copy/"
+    done
+    chmod -R a+rX "$root/srv"
+    install -m 0644 "$repo/keyid-archive-keyring.gpg" "$root/usr/share/keyrings/keyid-archive-keyring.gpg"
+    for copy in repo tampered forged; do
+        echo "deb [signed-by=/usr/share/keyrings/keyid-archive-keyring.gpg] file:/srv/$copy stable main" \
+            >"$root/etc/apt/sources.list.d/keyid-$copy.list"
+    done
+    mv "$root/etc/apt/sources.list.d/keyid-tampered.list" "$root/etc/apt/sources.list.d/keyid-forged.list" "$root/srv/"
+    in_root 'useradd --create-home idcheck' || die "useradd failed"
+}
 
 # update_from LIST: apt-get update with that one sources list (the root has no network for
 # Debian's own, whose indexes it keeps: List-Cleanup off).
@@ -110,7 +115,6 @@ check_update() {
     expect "the versions apt knows" "$(printf '%s\n' "$version" "$previous")" \
         "$(awk -F'|' '/file:\/srv\/repo/ { gsub(/ /, "", $2); print $2 }' <<<"$out")"
 }
-check "apt-get update reads the repository through signed-by; apt knows $previous and $version" check_update
 
 check_tampered() {
     local out status=0
@@ -121,14 +125,13 @@ check_tampered() {
     status=0
     out=$(update_from /srv/keyid-forged.list) || status=$?
     [ "$status" -ne 0 ] || { echo "apt-get update accepted a Release signed by another key:"; echo "$out"; return 1; }
-    grep -q 'NO_PUBKEY' <<<"$out" || { echo "$out"; return 1; }
+    # The key it lacks, as Debian 12's apt says it through gpgv (NO_PUBKEY and the key ID) and
+    # Debian 13's through sqv (Missing key and the fingerprint).
+    grep -qE "NO_PUBKEY ${other_key: -16}|Missing key $other_key" <<<"$out" || { echo "$out"; return 1; }
     ! in_root 'apt-cache madison keyid' | grep -q 'srv/forged' || { echo "apt kept the forged index"; return 1; }
 }
-check "apt-get update refuses a tampered Packages (hash mismatch) and a Release signed by another key (NO_PUBKEY)" \
-    check_tampered
 
 # The IDs: in gnome-keyring, and with the file backend as root and as the user idcheck.
-in_root 'useradd --create-home idcheck' || die "useradd failed"
 # read_ids VERB: the three IDs, one a line, read (VERB get) or created when missing (get --create).
 read_ids() {
     in_root "/root/check/with-keyring keyid $1 --no-prompt --timeout 10 &&
@@ -146,8 +149,6 @@ check_previous_stores() {
     [ "$(grep -cE "$uuid" "$scratch/ids")" -eq 3 ] || { echo "not three IDs:"; cat "$scratch/ids"; return 1; }
     [ "$(sort -u "$scratch/ids" | wc -l)" -eq 3 ] || { echo "the IDs are not three different ones:"; cat "$scratch/ids"; return 1; }
 }
-check "apt-get install keyid=$previous from the repository; it stores three IDs (gnome-keyring, the file backend as root and as a user)" \
-    check_previous_stores
 
 # same_ids WHAT: the three IDs read now (never created) are the ones stored first (what the
 # runs wrote to standard error is shown when they are not).
@@ -174,7 +175,6 @@ check_upgrade() {
     grep -qx 'attribute.keyid-instance=[0-9a-f]\{32\}' "$root/var/lib/keyid/upgrade-check@device-id.id" ||
         { echo "the file $version stored records no instance ID:"; cat "$root/var/lib/keyid/upgrade-check@device-id.id"; return 1; }
 }
-check "apt upgrade to $version: it reads the three IDs $previous stored, none a clone with a new signal present" check_upgrade
 
 check_purge_reinstall() {
     apt_quiet "purge --yes keyid" || return 1
@@ -183,7 +183,6 @@ check_purge_reinstall() {
     expect "keyid after reinstalling" "installed $version" "$(installed_version)" || return 1
     same_ids "the IDs after purge and reinstall"
 }
-check "apt-get purge keyid, then apt-get install keyid: the same three IDs" check_purge_reinstall
 
 check_downgrade() {
     apt_quiet "install --yes --allow-downgrades keyid=$previous" || return 1
@@ -193,10 +192,26 @@ check_downgrade() {
         "$(in_root '/root/check/with-keyring keyid get --service upgrade-check --no-prompt --timeout 10 &&
             keyid --backend file get --service upgrade-check')"
 }
-check "apt-get install --allow-downgrades keyid=$previous: the same three IDs, and the two $version stored" \
-    check_downgrade
 
-root_remove
-echo "upgrade check: $((SECONDS - started)) s; $previous -> $version -> purge -> $version -> $previous"
+# on_release SUITE: the checks in a fresh root of that release (root_prepare), which each line
+# names (on_releases runs it for each release at once).
+on_release() {
+    root_prepare "$1"
+    root_unpack
+    root_repositories
+    check "apt-get update reads the repository through signed-by; apt knows $previous and $version" check_update
+    check "apt-get update refuses a tampered Packages (hash mismatch) and a Release signed by another key, which it says it lacks" \
+        check_tampered
+    check "apt-get install keyid=$previous from the repository; it stores three IDs (gnome-keyring, the file backend as root and as a user)" \
+        check_previous_stores
+    check "apt upgrade to $version: it reads the three IDs $previous stored, none a clone with a new signal present" check_upgrade
+    check "apt-get purge keyid, then apt-get install keyid: the same three IDs" check_purge_reinstall
+    check "apt-get install --allow-downgrades keyid=$previous: the same three IDs, and the two $version stored" \
+        check_downgrade
+    root_remove
+}
+
+on_releases on_release "$@"
+echo "upgrade check: $((SECONDS - started)) s (${times#, }); $previous -> $version -> purge -> $version -> $previous"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -29,23 +29,8 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 # debian13_sources DIR: this machine's apt sources, with its release's code name changed to
-# trixie, as files in DIR; prints their paths.
-debian13_sources() {
-    local dir=$1 file host n=0
-    host=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release)
-    [ -n "$host" ] || d13_die "cannot tell this machine's Debian release"
-    mkdir -p "$dir"
-    rm -f "$dir"/*
-    for file in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-        if [ ! -f "$file" ] || ! grep -qE '^[^#[:space:]]' "$file"; then continue; fi
-        # Only Debian's archive: other sources (a vendor's) serve no trixie.
-        grep -qE 'debian\.org|debian/?($|[[:space:]])|snapshot\.debian' "$file" || continue
-        n=$((n + 1))
-        sed "s/\\b$host\\b/$d13_suite/g" "$file" >"$dir/$n-${file##*/}"
-        printf '%s\n' "$dir/$n-${file##*/}"
-    done
-    [ "$n" -gt 0 ] || d13_die "this machine has no Debian apt sources to make the root from"
-}
+# trixie, as files in DIR; prints their paths (scripts/apt-sources.sh).
+debian13_sources() { scripts/apt-sources.sh "$d13_suite" "$1" || d13_die "no apt sources for the root"; }
 
 debian13_prepare() {
     command -v mmdebstrap >/dev/null || d13_die "mmdebstrap is missing: scripts/install-deps.sh test"

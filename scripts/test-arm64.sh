@@ -4,8 +4,10 @@
 # qemu is always started by name with -L and the arm64 sysroot (nothing is registered with the
 # kernel's binfmt_misc). Create, get, get --create from six processes at once (one ID, one item),
 # rotate, list, doctor, delete, the file backend, and secret-tool (amd64) reading what keyid
-# stored and keyid reading what secret-tool stored.
-#   test-arm64.sh        (as root, through sudo otherwise; after cross-arm64.sh build)
+# stored and keyid reading what secret-tool stored; then its package (keyid_VERSION-REVISION_arm64.deb
+# in .build/dist) installed with dpkg in the root, its keyid run under qemu-user -L /, and purged.
+#   test-arm64.sh        (as root, through sudo otherwise; after cross-arm64.sh build and the
+#                        arm64 .deb: make arm64-check makes both)
 # Prints one line per check, then "N passed, M failed"; exits 1 if any check failed.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
@@ -17,6 +19,8 @@ debian13_prepare
 sysroot=$(find "$d13_cache" -maxdepth 2 -path "$d13_cache/arm64-*/ready" -printf '%h\n' | head -n 1)
 [ -n "$sysroot" ] || d13_die "no arm64 sysroot: run scripts/cross-arm64.sh build"
 upstream=$(scripts/version.sh) || exit 2
+deb=.build/dist/keyid_$upstream-${DEB_REVISION:-1}_arm64.deb
+[ -f "$deb" ] || d13_die "no $deb: run make dist (or KEYID_ARCH=arm64 scripts/package.sh deb)"
 
 # The glibc floor of the README's install table, from the binary's symbol versions.
 floor=$(scripts/glibc-floor.sh .build/arm64/keyid) || exit 2
@@ -31,8 +35,8 @@ fi
 
 # The checks (scripts/arm64-checks.sh) in the root, in a private D-Bus session with gnome-keyring.
 # shellcheck disable=SC2016 # expanded in the root
-debian13_run '/src/Tests/Harness/keyring-session.sh -- env SYSROOT="$1" VERSION="$2" /src/scripts/arm64-checks.sh' \
-    "/cache/${sysroot##*/}/sysroot" "$upstream" | tee "$d13_build/arm64-checks.log"
+debian13_run '/src/Tests/Harness/keyring-session.sh -- env SYSROOT="$1" VERSION="$2" DEB="$3" /src/scripts/arm64-checks.sh' \
+    "/cache/${sysroot##*/}/sysroot" "$upstream" "/src/$deb" | tee "$d13_build/arm64-checks.log"
 status=${PIPESTATUS[0]}
 echo "arm64 under qemu: $((SECONDS - started)) s"
 [ "$status" -eq 0 ] && [ "$floor_failed" -eq 0 ]
