@@ -91,6 +91,7 @@ package() {
     [ "$first" = "$second" ] || { echo "$first, then $second"; return 1; }
     [ "$(secret-tool lookup service arm64-package account device-id)" = "$first" ] || { echo "secret-tool reads another value"; return 1; }
     files=$(dpkg -L keyid | while read -r f; do [ -f "$f" ] && echo "$f"; done)
+    case $files in *"/usr/bin/keyid"*) ;; *) echo "dpkg -L keyid lists no /usr/bin/keyid"; return 1 ;; esac
     dpkg --purge keyid >/tmp/dpkg.log 2>&1 || { cat /tmp/dpkg.log; return 1; }
     for f in $files; do [ ! -e "$f" ] || { echo "left behind: $f"; return 1; }; done
 }

@@ -63,7 +63,6 @@ release_of() {
     case $1 in
         bookworm) echo 12 ;;
         trixie) echo 13 ;;
-        forky) echo 14 ;;
         *) die "no Debian release is called $1" ;;
     esac
 }

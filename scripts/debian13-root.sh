@@ -102,7 +102,7 @@ debian13_providers() {
         # The network namespace is the machine's here (apt downloads); resolv.conf is the
         # machine's for the while.
         # shellcheck disable=SC2016 # expanded by the namespace's shell
-        unshare --mount --propagation private -- /bin/sh -c '
+        unshare --mount --propagation private --pid --fork --kill-child -- /bin/sh -c '
             lower=$1 layer=$2
             shift 2
             m=$layer/merged
@@ -111,8 +111,10 @@ debian13_providers() {
                 mount --bind /etc/resolv.conf "$m/etc/resolv.conf" || exit 125
             chroot "$m" /usr/bin/env -i PATH=/usr/bin:/bin:/usr/sbin:/sbin HOME=/root LANG=C.UTF-8 \
                 DEBIAN_FRONTEND=noninteractive /bin/sh -c "
+                    printf \"#!/bin/sh\\nexit 101\\n\" >/usr/sbin/policy-rc.d && chmod 0755 /usr/sbin/policy-rc.d &&
                     apt-get update -q && apt-get install -y -q --no-install-recommends $* &&
-                    apt-get clean && find /var/lib/apt/lists -maxdepth 1 -type f ! -name lock -delete"
+                    apt-get clean && find /var/lib/apt/lists -maxdepth 1 -type f ! -name lock -delete &&
+                    rm /usr/sbin/policy-rc.d"
         ' debian13-providers "$d13_root" "$layer" "${packages[@]}" >"$d13_cache/providers.log" 2>&1 ||
             { tail -n 20 "$d13_cache/providers.log" >&2; rm -rf --one-file-system "$layer"; d13_die "installing the providers failed"; }
         rm -rf --one-file-system "$d13_cache"/providers-*

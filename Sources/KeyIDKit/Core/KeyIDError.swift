@@ -25,7 +25,8 @@ public enum KeyIDError: Error, Equatable, Sendable {
     public enum Unavailable: Equatable, Sendable {
         /// No session bus could be reached; the payload is D-Bus's own words.
         case noBus(String)
-        /// The bus is up but nothing owns `org.freedesktop.secrets`.
+        /// The bus is up but nothing owns the Secret Service's bus name. ``KeyIDError/message``
+        /// names `org.freedesktop.secrets`, whatever `SECRET_SERVICE_BUS_NAME` says.
         case noProvider
         /// The provider has no default keyring (no `default` alias).
         case noDefaultKeyring
