@@ -80,6 +80,11 @@ PROVIDERS ?= kwallet keepassxc
 PROVIDER_SUITES = SecretServiceStoreTests|EndToEndTests|ReliabilityTests|CollectionTests|LibraryKeyringTests
 test:
 	@scripts/install-deps.sh test
+	@# The Debian 13 root and the arm64 sysroot (mmdebstrap: downloads and unpacking) are made
+	@# in the background while Swift compiles; the test tiers wait for them, so that no timed
+	@# test shares the machine with them.
+	@mkdir -p .build && { flock .build/debian13-prepare.lock scripts/cross-arm64.sh prepare \
+		>.build/debian13-prepare.log 2>&1 & }
 	$(SWIFT) build --build-tests
 	@# SwiftPM 6.3 keeps the build plan of a path dependency (debug.yaml) when files are added
 	@# to it, and then compiles this package's sources from the old list: plan afresh.
@@ -88,6 +93,7 @@ test:
 	$(MAKE) --no-print-directory release
 	$(MAKE) --no-print-directory bench-floors
 	SWIFT=$(SWIFT) scripts/api-docs.sh $(API_DOCS)
+	@flock .build/debian13-prepare.lock true; sed -n 's/^making /made /p' .build/debian13-prepare.log 2>/dev/null || true
 	KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) KEYID_RELEASE_BIN=$(CURDIR)/$(RELEASE_BIN) KEYID_EXAMPLE_BIN=$(EXAMPLE_BIN) \
 		KEYID_API_DOCS=$(CURDIR)/$(API_DOCS)/site KEYID_SWIFT=$(SWIFT) KEYID_BENCH_FLOORS=$(CURDIR)/.build \
 		Tests/Harness/keyring-session.sh --provider gnome-keyring -- $(SWIFT) test --skip-build
