@@ -37,7 +37,7 @@ struct RepositoryLayoutTests {
     }
 
     @Test(
-        "Core imports nothing, Glibc is reached from System and the stores only, exactly one file imports CLibSecret, no Swift file over 400 lines"
+        "Core imports nothing, Glibc is reached from System and the stores only, exactly one file imports CLibSecret, no Swift file over 600 lines"
     )
     func layers() throws {
         let sources = Self.paths().filter { $0.hasPrefix("Sources/") && $0.hasSuffix(".swift") }
@@ -60,7 +60,7 @@ struct RepositoryLayoutTests {
                 #expect(imports.isEmpty, "\(path) imports \(imports)")
             }
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
-            #expect(lines <= 401, "\(path) has \(lines) lines")
+            #expect(lines <= 601, "\(path) has \(lines) lines")
         }
         #expect(libsecret == ["Sources/KeyIDKit/Stores/SecretService/LibSecretConnection.swift"], "\(libsecret)")
         let allowed = [
@@ -121,23 +121,6 @@ struct RepositoryLayoutTests {
             for word in words where types.contains(word) {
                 Issue.record("\(path) names the store type \(word): \(line)")
             }
-        }
-    }
-
-    @Test("each type of KeyIDKit is declared at the top of a file named after it, one to a file")
-    func oneTypePerFile() throws {
-        let declaration =
-            /^(?:(?:public|package|private|fileprivate|internal) )?(?:final )?(?:enum|struct|class|protocol|actor) ([A-Za-z0-9]+)/
-        let sources = Self.paths().filter { $0.hasPrefix("Sources/KeyIDKit/") && $0.hasSuffix(".swift") }
-        // The release scripts' file, which keeps its name: it holds KeyIDVersion.
-        for path in sources where path != "Sources/KeyIDKit/CLI/Version.swift" {
-            let text = try String(contentsOfFile: TestEnvironment.root + "/" + path, encoding: .utf8)
-            let types = text.split(separator: "\n").compactMap {
-                try? declaration.prefixMatch(in: String($0))?.output.1
-            }
-            let name = path.split(separator: "/").last!.dropLast(".swift".count)
-            #expect(types.count <= 1, "\(path) declares \(types)")
-            if let type = types.first { #expect(type == name, "\(path) declares \(type)") }
         }
     }
 
