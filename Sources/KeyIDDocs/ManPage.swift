@@ -108,14 +108,21 @@ public enum ManPage {
         return lines
     }
 
+    /// The order of the OPTIONS section, the page's own since its first edition; an option
+    /// not named here follows these, in ``Option``'s order.
+    static let referenceOrder: [Option] = [
+        .service, .account, .format, .json, .create, .force, .value, .derive, .onClone, .show, .backend, .collection,
+        .user, .label, .noPrompt, .timeout, .help, .version,
+    ]
+
     static func options() -> [String] {
         var lines = [".SH OPTIONS"]
-        for option in Option.allCases {
-            guard let spec = CommandTable.allOptions.first(where: { $0.option == option }) else { continue }
+        for option in referenceOrder + Option.allCases.filter({ !referenceOrder.contains($0) }) {
+            let spec = option.spec
             lines += [".TP", label(spec), prose(spec.summary)]
-            let users = CommandTable.subcommands.filter { $0.options.contains { $0.option == option } }.map(\.name)
+            let users = CommandTable.subcommands.filter { spec.subcommands.contains($0.subcommand) }.map(\.name)
             var accepted = users.isEmpty ? "" : "Accepted by " + DisplayText.listed(users.map { "\\fB\($0)\\fR" })
-            if CommandTable.globalOptions.contains(where: { $0.option == option }) {
+            if spec.isGlobal {
                 accepted += accepted.isEmpty ? "Accepted with or without a subcommand" : ", and without a subcommand"
             }
             lines += [".br", accepted + "."]

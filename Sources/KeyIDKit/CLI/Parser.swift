@@ -20,6 +20,38 @@ package enum Parser {
         return .run(subcommand, options)
     }
 
+    /// Checks that the command line fits the subcommand: its argument is there, and every
+    /// option given is one it takes.
+    static func checkShape(
+        _ given: [(spec: OptionSpec, spelling: String)], _ options: ParsedOptions, for subcommand: Subcommand
+    ) throws(KeyIDError) {
+        let spec = CommandTable.spec(for: subcommand)
+        if let placeholder = spec.argument, options.argument == nil {
+            throw usageError("'\(subcommand.rawValue)' needs \(placeholder)", subcommand)
+        }
+        for (option, spelling) in given where !spec.takes(option.option) {
+            throw usageError("option '\(spelling)' does not apply to '\(subcommand.rawValue)'", subcommand)
+        }
+    }
+
+    /// Checks every value given on the command line, once, with its option's
+    /// ``OptionSpec/check``, then the subcommand's ``SubcommandSpec/rules``: ``Settings``
+    /// reads the checked values and never the text.
+    static func checkValues(_ options: inout ParsedOptions, for subcommand: Subcommand) throws(KeyIDError) {
+        do throws(KeyIDError) {
+            for spec in CommandTable.allOptions {
+                guard let check = spec.check, let text = options.values[spec.option] else { continue }
+                options.checked[spec.option] = try check.check(text, .flag(spec.option))
+            }
+            if let argument = options.argument {
+                options.checked[.derive] = try ValueCheck.application.check(argument, .argument("the application ID"))
+            }
+            try CommandTable.spec(for: subcommand).rules(options)
+        } catch {
+            throw usageError(error.whatHappened, subcommand)
+        }
+    }
+
     /// The words of a command line, sorted: the subcommand, the options as given, and
     /// whether help or the version was asked for.
     struct Words {
@@ -178,5 +210,44 @@ package enum Parser {
             previous = current
         }
         return previous[b.count]
+    }
+}
+
+/// What a command line asks for, before the environment is consulted.
+package enum Invocation: Equatable, Sendable {
+    /// Show help: the tool's, or one subcommand's.
+    case help(Subcommand?)
+    /// Print the version.
+    case version
+    /// Run a subcommand with the options given.
+    case run(Subcommand, ParsedOptions)
+}
+
+/// Options as given on the command line, the last occurrence of an option winning, and
+/// their values as the parser checked them.
+package struct ParsedOptions: Equatable, Sendable {
+    /// Values of options that take one, as given.
+    package var values: [Option: String] = [:]
+    /// Flags that were given.
+    package var flags: Set<Option> = []
+    /// The positional argument, for subcommands that take one.
+    package var argument: String?
+    /// The value of each option given, as its ``OptionSpec/check`` made it; the argument of
+    /// `keyid derive` stands as `--derive`'s.
+    package var checked: [Option: OptionValue] = [:]
+
+    package init(
+        values: [Option: String] = [:], flags: Set<Option> = [], argument: String? = nil,
+        checked: [Option: OptionValue] = [:]
+    ) {
+        self.values = values
+        self.flags = flags
+        self.argument = argument
+        self.checked = checked
+    }
+
+    /// Options are the same when they were given the same: ``checked`` follows from the rest.
+    package static func == (a: Self, b: Self) -> Bool {
+        a.values == b.values && a.flags == b.flags && a.argument == b.argument
     }
 }

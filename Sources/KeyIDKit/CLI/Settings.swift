@@ -35,28 +35,28 @@ package struct Settings: Equatable, Sendable {
     {
         let spec = CommandTable.spec(for: subcommand)
         let environment = SubcommandEnvironment(spec: spec, environment: processEnvironment)
-        let service = try Self.pick(CommandTable.service, options, environment)
+        let service = try Self.pick(.service, options, environment)
         let serviceGiven = options.values[.service] != nil || service.source != nil
-        let account = try Self.pick(CommandTable.account, options, environment)
+        let account = try Self.pick(.account, options, environment)
         key = try ItemKey(
             service: service.value, account: account.value, origins: (service.source, account.source))
-        func resolved(_ option: OptionSpec) throws(KeyIDError) -> OptionValue? {
+        func resolved(_ option: Option) throws(KeyIDError) -> OptionValue? {
             try Self.resolved(option, options, environment)
         }
-        format = try resolved(CommandTable.format)!.choice()!
+        format = try resolved(.format)!.choice()!
         json = options.flags.contains(.json)
         create = options.flags.contains(.create)
         force = options.flags.contains(.force)
         valueFromInput = options.values[.value] != nil
         allowPrompt = !options.flags.contains(.noPrompt)
-        timeout = try resolved(CommandTable.timeout)!.seconds!
+        timeout = try resolved(.timeout)!.seconds!
         show = options.flags.contains(.show)
         serviceFilter = serviceGiven ? service.value : nil
         application = options.checked[.derive]?.id
-        onClone = try resolved(CommandTable.onClone)!.choice()!
-        backend = try resolved(CommandTable.backend)!.choice()!
-        collection = try resolved(CommandTable.collection)?.text
-        user = try resolved(CommandTable.user)?.text
+        onClone = try resolved(.onClone)!.choice()!
+        backend = try resolved(.backend)!.choice()!
+        collection = try resolved(.collection)?.text
+        user = try resolved(.user)?.text
         details = ItemDetails(label: options.checked[.label]?.text)
         machineIDFile = try environment.value(.machineIDFile).flatMap { $0.isEmpty ? nil : $0 }
         fileDirectory = try environment.value(.fileDirectory).flatMap { $0.isEmpty ? nil : $0 }
@@ -77,9 +77,10 @@ package struct Settings: Equatable, Sendable {
     /// not empty, checked by the same ``OptionSpec/check`` (the variable is read only when the
     /// option was not given); else its ``OptionSpec/defaultValue``. An option declared with a
     /// default always has a value.
-    private static func resolved(_ option: OptionSpec, _ options: ParsedOptions, _ environment: SubcommandEnvironment)
+    private static func resolved(_ option: Option, _ options: ParsedOptions, _ environment: SubcommandEnvironment)
         throws(KeyIDError) -> OptionValue?
     {
+        let option = option.spec
         if let given = options.checked[option.option] { return given }
         guard let variable = option.variable, let check = option.check,
             let text = try environment.value(variable), !text.isEmpty
@@ -89,9 +90,10 @@ package struct Settings: Equatable, Sendable {
 
     /// A service or account name: the flag's, else its variable's (even empty, which
     /// ``ItemKey`` refuses), else the default; with the variable's name when it came from one.
-    private static func pick(_ option: OptionSpec, _ options: ParsedOptions, _ environment: SubcommandEnvironment)
+    private static func pick(_ option: Option, _ options: ParsedOptions, _ environment: SubcommandEnvironment)
         throws(KeyIDError) -> (value: String, source: String?)
     {
+        let option = option.spec
         if let flag = options.values[option.option] { return (flag, nil) }
         if let variable = option.variable, let value = try environment.value(variable) {
             return (value, variable.rawValue)
@@ -117,4 +119,29 @@ package struct Settings: Equatable, Sendable {
             )
         }
     }
+}
+
+/// The environment as one subcommand sees it: only the `KEYID_*` variables it reads (see
+/// ``SubcommandSpec/variables``), so that a default exported for one subcommand never
+/// breaks another.
+struct SubcommandEnvironment {
+    let spec: SubcommandSpec
+    let environment: ProcessEnvironment
+
+    /// `variable`'s value; `nil` when it is unset or the subcommand does not read it.
+    func value(_ variable: EnvironmentVariable) throws(KeyIDError) -> String? {
+        guard spec.variables.contains(variable) else { return nil }
+        return try environment.value(variable)
+    }
+}
+
+/// Where keyid keeps IDs, as `--backend` names it. It is a name, not the library's
+/// ``DeviceIDs/Backend``: the file backend's directory comes from the home directory of the
+/// user the run acts for, known only after `--user` took effect (``Context/backend(_:directory:_:)``).
+package enum BackendChoice: String, CaseIterable, Sendable {
+    /// The freedesktop Secret Service, over D-Bus (the default).
+    case secretService = "secret-service"
+    /// Files in ``FileStore/directory(_:)``, for machines without a Secret Service. Only
+    /// ever used when asked for.
+    case file
 }

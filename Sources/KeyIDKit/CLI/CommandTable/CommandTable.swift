@@ -1,4 +1,4 @@
-/// The single table of subcommands and options. Help, usage errors, the manual page and
+/// The single table of subcommands (each option is declared in ``Option/spec``). Help, usage errors, the manual page and
 /// the shell completions are all rendered from it.
 package enum CommandTable {
     /// The default of `--timeout`, in seconds: the library's.
@@ -11,66 +11,6 @@ package enum CommandTable {
     /// The abstract of `keyid help`, listed with the subcommands.
     package static let helpAbstract = "show help for a subcommand"
 
-    static let service = OptionSpec(
-        option: .service, valueName: "NAME", choices: [],
-        summary: "the service attribute of the item (default: \(ItemKey.defaultService))",
-        variable: .service, check: .itemName("the service name"), default: .text(ItemKey.defaultService))
-    static let account = OptionSpec(
-        option: .account, valueName: "NAME", choices: [],
-        summary: "the account attribute of the item (default: \(ItemKey.defaultAccount))",
-        variable: .account, check: .itemName("the account name"), default: .text(ItemKey.defaultAccount))
-    static let format = OptionSpec(
-        option: .format, valueName: "FORMAT", choices: IDFormat.allCases.map(\.rawValue),
-        summary: "how to print the ID: uuid (default), upper, hex, urn, or env (KEYID_DEVICE_ID=...)",
-        variable: nil, check: .choice(IDFormat.self), default: .text(IDFormat.uuid.rawValue))
-    static let json = OptionSpec(
-        option: .json, valueName: nil, choices: [],
-        summary:
-            "print one JSON object with id, service, account, label, created and modified (and previous_id, reason and differs when an ID was replaced or stored elsewhere)",
-        variable: nil)
-    static let label = OptionSpec(
-        option: .label, valueName: "TEXT", choices: [],
-        summary:
-            "the label keyring managers show for the item it stores (default for a new item: Device ID for SERVICE (ACCOUNT); a rotation without it keeps the label)",
-        variable: nil, check: .label)
-    static let noPrompt = OptionSpec(
-        option: .noPrompt, valueName: nil, choices: [],
-        summary: "never ask to unlock a locked keyring; fail with exit status 4 instead",
-        variable: nil)
-    static let timeout = OptionSpec(
-        option: .timeout, valueName: "SECONDS", choices: [],
-        summary: "give up after this many seconds with exit status 6 (default: \(Int(defaultTimeout)))",
-        variable: .timeout, check: .timeout, default: .seconds(defaultTimeout))
-    static let help = OptionSpec(
-        option: .help, valueName: nil, choices: [], summary: "show this help", variable: nil)
-    static let backend = OptionSpec(
-        option: .backend, valueName: "BACKEND", choices: BackendChoice.allCases.map(\.rawValue),
-        summary: "where IDs live: secret-service (default) or file, for machines without one",
-        variable: .backend, check: .choice(BackendChoice.self),
-        default: .text(BackendChoice.secretService.rawValue))
-    static let derive = OptionSpec(
-        option: .derive, valueName: "APP", choices: [],
-        summary: "store the ID derived from this machine and the application ID APP, not a random one",
-        variable: nil, check: .application)
-    static let value = OptionSpec(
-        option: .value, valueName: "-", choices: ["-"],
-        summary: "read the new ID from standard input instead of making one", variable: nil,
-        check: .standardInput)
-    static let onClone = OptionSpec(
-        option: .onClone, valueName: "ACTION", choices: ClonePolicy.allCases.map(\.rawValue),
-        summary: "when the ID was stored on another machine: warn (default), fail (exit 9) or rotate",
-        variable: .onClone, check: .choice(ClonePolicy.self), default: .text(ClonePolicy.warn.rawValue))
-
-    static let collection = OptionSpec(
-        option: .collection, valueName: "NAME", choices: [],
-        summary:
-            "the keyring to search and store in, by alias (default, login) or label (default: search every keyring, store in the default one)",
-        variable: .collection, check: .name)
-    static let user = OptionSpec(
-        option: .user, valueName: "NAME", choices: [],
-        summary: "act as this user, for root: their session bus, keyring, lock and files",
-        variable: .user, check: .name)
-
     /// Every subcommand, in the order help lists them.
     package static let subcommands: [SubcommandSpec] = [
         SubcommandSpec(
@@ -78,10 +18,6 @@ package enum CommandTable {
             abstract: "store a new random ID and print it",
             discussion:
                 "Creates a random version-4 UUID, or takes the ID read from standard input (--value -) or the derived one (--derive), stores it in the default keyring under the service and account attributes, and prints it. If an ID is already stored, nothing changes and the exit status is 3.",
-            options: [
-                value, service, account, label, derive, format, json, backend, collection, user, noPrompt, timeout,
-                help,
-            ],
             examples: [
                 ("keyid create --service com.example.agent", "mint the ID for one application"),
                 ("printf %s \"$id\" | keyid create --value -", "store a known ID, in one step, where none is stored"),
@@ -89,74 +25,51 @@ package enum CommandTable {
                     "keyid create --derive c273277323db454ea63bb96e79b53e97",
                     "store the ID systemd-id128 derives for that application"
                 ),
-            ], readsMachineID: true),
+            ], readsMachineID: true, rules: oneSourceOfTheNewID),
         SubcommandSpec(
             subcommand: .get,
             abstract: "print the stored ID",
             discussion:
                 "Prints the stored ID; the exit status is 1 when none is stored. With --create, prints the stored ID or, when none is stored, creates, stores and prints one (with --value -, the ID read from standard input; a stored ID that differs is kept, with a warning); concurrent runs all print the same ID and exactly one item is stored. An ID stored on another machine (its machine ID, cloud instance or product UUID differs) is handled as --on-clone says, and the warning and --json (differs) name what differs; when --on-clone rotate replaces it, --json adds previous_id and reason (clone) and --format env a second line, KEYID_PREVIOUS_DEVICE_ID=.",
-            options: [
-                OptionSpec(
-                    option: .create, valueName: nil, choices: [],
-                    summary: "create and store an ID when none is stored", variable: nil),
-                OptionSpec(
-                    option: .value, valueName: "-", choices: ["-"],
-                    summary:
-                        "with --create, read the ID to store from standard input; it also replaces a clone under --on-clone rotate",
-                    variable: nil, check: .standardInput),
-                service, account, label, onClone, format, json, backend, collection, user, noPrompt, timeout, help,
-            ],
             examples: [
                 ("keyid get --create", "print this machine's ID, creating it on first use"),
                 ("id=$(keyid get --no-prompt --timeout 5) || exit", "read it in a script that must not hang"),
-            ], readsMachineID: true),
+            ], readsMachineID: true,
+            rules: { options throws(KeyIDError) in
+                guard !options.flags.contains(.create) else { return }
+                if options.values[.value] != nil {
+                    throw .usage("--value names the ID get stores: use it with --create")
+                }
+                if options.values[.label] != nil {
+                    throw .usage("--label names the item get stores: use it with --create")
+                }
+            }),
         SubcommandSpec(
             subcommand: .delete,
             abstract: "remove the stored ID",
             discussion:
                 "Removes the item, and any duplicate items with the same service and account. The exit status is 1 when none is stored, unless --force is given.",
-            options: [
-                OptionSpec(
-                    option: .force, valueName: nil, choices: [],
-                    summary: "succeed when no ID is stored", variable: nil),
-                service, account, backend, collection, user, noPrompt, timeout, help,
-            ],
             examples: [("keyid delete --force", "remove the ID if there is one, as before capturing a disk image")]),
         SubcommandSpec(
             subcommand: .rotate,
             abstract: "replace the stored ID with a new one and print it",
             discussion:
                 "Replaces the value of the stored item in place with a fresh random ID, or with the ID read from standard input (--value -), and prints the new ID. Duplicate items are removed. The exit status is 1 when no ID is stored. rotate also repairs an item whose value is not a valid ID. --json adds previous_id (the ID replaced, or null) and reason (rotate); --format env prints a second line, KEYID_PREVIOUS_DEVICE_ID= and the ID replaced.",
-            options: [
-                value, service, account, label, derive, format, json, backend, collection, user, noPrompt, timeout,
-                help,
-            ],
             examples: [
                 ("keyid rotate", "give this machine a new ID"),
                 ("printf %s \"$id\" | keyid rotate --value -", "restore a known ID"),
-            ], readsMachineID: true),
+            ], readsMachineID: true, rules: oneSourceOfTheNewID),
         SubcommandSpec(
             subcommand: .list,
             abstract: "list the IDs keyid stored",
             discussion:
                 "Lists the items keyid stored, one line each with service, account, created and modified times and label, as a table; the IDs themselves only with --show. --service narrows the list to one service.",
-            options: [
-                service,
-                OptionSpec(
-                    option: .show, valueName: nil, choices: [], summary: "also print each ID", variable: nil),
-                OptionSpec(
-                    option: .json, valueName: nil, choices: [],
-                    summary: "print one JSON array of objects with service, account, label, created and modified",
-                    variable: nil),
-                backend, collection, user, noPrompt, timeout, help,
-            ],
             examples: [("keyid list --show", "every ID keyid keeps, with its value")]),
         SubcommandSpec(
             subcommand: .derive,
             abstract: "print the ID derived from this machine for an application",
             discussion:
                 "Prints the ID that systemd-id128 machine-id prints for the same application ID in its app-specific mode: HMAC-SHA-256 keyed by the machine ID (/etc/machine-id) over the application ID APP, as a version-4 UUID. APP is a 128-bit ID written as a UUID, 32 hex digits or a urn:uuid: URN, in any letter case, and not all zeros. Nothing is stored, and the machine ID itself is never printed.",
-            options: [format, help],
             examples: [("keyid derive c273277323db454ea63bb96e79b53e97", "this machine's ID for one application")],
             argument: "APP", readsMachineID: true),
         SubcommandSpec(
@@ -164,28 +77,24 @@ package enum CommandTable {
             abstract: "check everything keyid depends on",
             discussion:
                 "Checks, without changing anything, the session bus, the Secret Service provider, the default keyring and whether it is locked, the lock directory, the machine ID and the other clone signals this user can read (cloud-init's instance ID, the product UUID), and the stored ID for the service and account (duplicates, clone binding, the signals that differ). Prints one line per check: ok, warning or FAIL, and what to do. The exit status is 0 only when keyid would work; otherwise it is the status of the first failed check.",
-            options: [service, account, backend, collection, user, timeout, help],
             examples: [("keyid doctor", "see why keyid does not work here")], readsMachineID: true),
     ]
 
     /// Options accepted before any subcommand.
-    package static let globalOptions: [OptionSpec] = [
-        help,
-        OptionSpec(option: .version, valueName: nil, choices: [], summary: "print the version", variable: nil),
-    ]
+    package static let globalOptions: [OptionSpec] = Option.allCases.map(\.spec).filter(\.isGlobal)
 
     /// The spec of one subcommand.
     package static func spec(for subcommand: Subcommand) -> SubcommandSpec {
         subcommands.first { $0.subcommand == subcommand }!
     }
 
-    /// Every option of every subcommand, and the global ones.
+    /// Every option: the global ones, then each subcommand's in turn, each once.
     package static let allOptions: [OptionSpec] = {
         // Plain loops over a dozen options: cheaper at start-up than a Set and flatMap.
         var all: [OptionSpec] = []
         func add(_ specs: [OptionSpec]) {
             for spec in specs where !all.contains(where: { $0.option == spec.option }) {
-                all.append(spec)
+                all.append(spec.option.spec)
             }
         }
         add(globalOptions)
@@ -194,6 +103,13 @@ package enum CommandTable {
         }
         return all
     }()
+
+    /// `create`'s and `rotate`'s rule: the new ID comes from one place.
+    static func oneSourceOfTheNewID(_ options: ParsedOptions) throws(KeyIDError) {
+        if options.values[.value] != nil, options.checked[.derive] != nil {
+            throw .usage("--value and --derive cannot be combined")
+        }
+    }
 
     /// Every environment variable keyid reads that a user sets, with what it does.
     package static var documentedVariables: [(name: String, summary: String)] {
@@ -229,5 +145,78 @@ package enum CommandTable {
     /// The exit statuses, as the help, README and manual page list them.
     package static var exitStatuses: [(code: Int32, meaning: String)] {
         ExitStatus.allCases.map { ($0.rawValue, $0.meaning) }
+    }
+}
+
+/// The subcommands keyid runs.
+package enum Subcommand: String, CaseIterable, Sendable {
+    case create, get, delete, rotate, list, derive, doctor
+}
+
+/// A subcommand as the help, the manual page and the completions describe it.
+package struct SubcommandSpec: Sendable {
+    package let subcommand: Subcommand
+    /// One line for the subcommand list and completions.
+    package let abstract: String
+    /// A paragraph for `keyid help SUBCOMMAND` and the manual page.
+    package let discussion: String
+    /// The options it takes (those whose ``OptionSpec/subcommands`` name it), in
+    /// ``Option``'s order, with the help lines it gives them.
+    package let options: [OptionSpec]
+    /// Example command lines, each with a one-line explanation.
+    package let examples: [(command: String, explanation: String)]
+    /// The placeholder of the one positional argument the subcommand takes, if any.
+    package let argument: String?
+    /// Whether the subcommand reads the machine ID (to derive an ID, or to bind or check one).
+    package let readsMachineID: Bool
+    /// The rules between its options, checked once every value given is: what cannot be
+    /// combined, what needs another option. Each broken rule is a usage error.
+    let rules: @Sendable (ParsedOptions) throws(KeyIDError) -> Void
+
+    package init(
+        subcommand: Subcommand, abstract: String, discussion: String,
+        examples: [(command: String, explanation: String)], argument: String? = nil, readsMachineID: Bool = false,
+        rules: @escaping @Sendable (ParsedOptions) throws(KeyIDError) -> Void = { _ throws(KeyIDError) in }
+    ) {
+        self.subcommand = subcommand
+        self.abstract = abstract
+        self.discussion = discussion
+        self.options = Option.allCases.compactMap { option in
+            let spec = option.spec
+            return spec.subcommands.contains(subcommand) ? spec.for(subcommand) : nil
+        }
+        self.examples = examples
+        self.argument = argument
+        self.readsMachineID = readsMachineID
+        self.rules = rules
+    }
+
+    /// Whether the subcommand takes `option`.
+    package func takes(_ option: Option) -> Bool {
+        options.contains { $0.option == option }
+    }
+
+    /// keyid's own variables the subcommand reads: the defaults of the options it takes, the
+    /// machine ID's file when it reads the machine ID, and the file backend's directory when it
+    /// takes `--backend`. Any other `KEYID_*` variable is left alone, whatever its value.
+    package var variables: [EnvironmentVariable] {
+        options.compactMap(\.variable) + (readsMachineID ? [.machineIDFile] : [])
+            + (takes(.backend) ? [.fileDirectory] : [])
+    }
+
+    /// Every variable the subcommand reads that a user sets, with what it does: its own
+    /// (``variables``), and, when it reaches a store (`--backend`), the session's.
+    package var documentedVariables: [(name: String, summary: String)] {
+        variables.map { ($0.rawValue, $0.summary) } + (takes(.backend) ? CommandTable.sessionVariables : [])
+    }
+
+    package var name: String { subcommand.rawValue }
+
+    /// The usage line, e.g. `keyid get [--create] [--service NAME] ...`.
+    package var usage: String {
+        let parts = options.filter { $0.option != .help }.map { spec in
+            spec.valueName.map { "[\(spec.flag) \($0)]" } ?? "[\(spec.flag)]"
+        }
+        return (["keyid", name] + parts + (argument.map { [$0] } ?? [])).joined(separator: " ")
     }
 }

@@ -29,3 +29,10 @@ package enum EnvironmentVariable: String, CaseIterable, Sendable {
         }
     }
 }
+
+extension ProcessEnvironment {
+    /// A variable's value; see ``value(_:)-(String)``.
+    func value(_ variable: EnvironmentVariable) throws(KeyIDError) -> String? {
+        try value(variable.rawValue)
+    }
+}

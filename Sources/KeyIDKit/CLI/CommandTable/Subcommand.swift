@@ -1,4 +1,0 @@
-/// The subcommands keyid runs.
-package enum Subcommand: String, CaseIterable, Sendable {
-    case create, get, delete, rotate, list, derive, doctor
-}
