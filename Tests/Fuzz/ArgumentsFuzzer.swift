@@ -59,7 +59,7 @@ enum ArgumentsFuzzer {
     }
 
     /// The command line that says exactly what `options` hold.
-    static func canonical(_ subcommand: Subcommand, _ options: ParsedOptions) -> [String] {
+    static func canonical(_ subcommand: Subcommand, _ options: CommandLineOptions) -> [String] {
         var words = [subcommand.rawValue]
         for option in options.flags.sorted(by: { $0.rawValue < $1.rawValue }) {
             words.append(option.flag)
@@ -72,7 +72,7 @@ enum ArgumentsFuzzer {
     }
 
     static func checkSettings(
-        _ subcommand: Subcommand, _ options: ParsedOptions, _ environment: ProcessEnvironment, _ input: [UInt8]
+        _ subcommand: Subcommand, _ options: CommandLineOptions, _ environment: ProcessEnvironment, _ input: [UInt8]
     ) {
         let settings: Settings
         do {

@@ -109,7 +109,7 @@ struct FileBackendCommandTests {
     func directoryVariable() throws {
         func backend(_ subcommand: Subcommand, _ environment: [String: String]) throws -> DeviceIDs.Backend {
             let variables = ProcessEnvironment(environment)
-            let settings = try Settings(subcommand, options: ParsedOptions(), environment: variables)
+            let settings = try Settings(subcommand, options: CommandLineOptions(), environment: variables)
             return try Context.backend(.file, directory: settings.fileDirectory, variables)
         }
         let chosen = ["KEYID_FILE_DIR": "/srv/keyid", "XDG_STATE_HOME": "/s"]

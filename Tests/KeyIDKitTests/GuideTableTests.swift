@@ -59,8 +59,8 @@ struct GuideTableTests {
     @Test("the variables table names the subcommands that read each of keyid's variables")
     func variables() throws {
         let rows = try Self.rows(under: "| variable | read by |")
-        #expect(rows.map { $0[0] } == EnvironmentVariable.allCases.map { "`\($0.rawValue)`" })
-        for (row, variable) in zip(rows, EnvironmentVariable.allCases) {
+        #expect(rows.map { $0[0] } == KeyIDVariable.allCases.map { "`\($0.rawValue)`" })
+        for (row, variable) in zip(rows, KeyIDVariable.allCases) {
             let readers = Set(CommandTable.subcommands.filter { $0.variables.contains(variable) }.map(\.name))
             #expect(Self.subcommands(row[1]) == readers, "\(variable.rawValue): '\(row[1])' in the guide")
         }

@@ -39,7 +39,7 @@ struct MachineIDFileTests {
     @Test("the command passes KEYID_MACHINE_ID_FILE to the library, for the subcommands that read the machine ID")
     func command() throws {
         func file(_ subcommand: Subcommand, _ environment: [String: String]) throws -> String? {
-            try Settings(subcommand, options: ParsedOptions(), environment: ProcessEnvironment(environment))
+            try Settings(subcommand, options: CommandLineOptions(), environment: ProcessEnvironment(environment))
                 .libraryOptions.machineIDFile
         }
         #expect(try file(.get, ["KEYID_MACHINE_ID_FILE": "/tmp/m"]) == "/tmp/m")

@@ -7,14 +7,16 @@ import Testing
 struct ParserTests {
     @Test("subcommands with their options")
     func subcommands() throws {
-        let expected = ParsedOptions(values: [.service: "s", .account: "a", .format: "hex"], flags: [.create])
+        let expected = CommandLineOptions(values: [.service: "s", .account: "a", .format: "hex"], flags: [.create])
         #expect(
             try Parser.parse(["get", "--create", "--service", "s", "--account=a", "--format", "hex"])
                 == .run(.get, expected))
-        #expect(try Parser.parse(["delete", "--force"]) == .run(.delete, ParsedOptions(flags: [.force])))
-        #expect(try Parser.parse(["rotate", "--value", "-"]) == .run(.rotate, ParsedOptions(values: [.value: "-"])))
+        #expect(try Parser.parse(["delete", "--force"]) == .run(.delete, CommandLineOptions(flags: [.force])))
         #expect(
-            try Parser.parse(["--service", "s", "create"]) == .run(.create, ParsedOptions(values: [.service: "s"])))
+            try Parser.parse(["rotate", "--value", "-"]) == .run(.rotate, CommandLineOptions(values: [.value: "-"])))
+        #expect(
+            try Parser.parse(["--service", "s", "create"]) == .run(.create, CommandLineOptions(values: [.service: "s"]))
+        )
     }
 
     @Test("every value is checked once, by the parser, into what it stands for")
@@ -55,14 +57,14 @@ struct ParserTests {
     func lastWins() throws {
         #expect(
             try Parser.parse(["get", "--service", "a", "--service", "b"])
-                == .run(.get, ParsedOptions(values: [.service: "b"])))
+                == .run(.get, CommandLineOptions(values: [.service: "b"])))
     }
 
     /// Found by `make fuzz` (ArgumentsFuzzer): a combining mark after `=` joins it into one
     /// character, and the option was refused as unknown.
     @Test("a value after '=' may start with a combining mark", arguments: ["\u{031A}x", "\u{0301}", "=\u{0301}"])
     func inlineValueWithCombiningMark(value: String) throws {
-        let expected = Invocation.run(.get, ParsedOptions(values: [.service: value]))
+        let expected = Invocation.run(.get, CommandLineOptions(values: [.service: value]))
         #expect(try Parser.parse(["get", "--service=" + value]) == expected)
         #expect(try Parser.parse(["get", "--service", value]) == expected)
         #expect(throws: KeyIDError.usage("option '--json' takes no value; see 'keyid get --help'")) {

@@ -94,7 +94,7 @@ struct RepositoryLayoutTests {
     func noCommandLineWordingInCoreOrLibrary() throws {
         let words =
             Subcommand.allCases.map { "keyid \($0.rawValue)" } + ["'keyid "] + Option.allCases.map(\.flag)
-            + EnvironmentVariable.allCases.map(\.rawValue)
+            + KeyIDVariable.allCases.map(\.rawValue)
         for folder in [
             "Sources/KeyIDKit/Core/", "Sources/KeyIDKit/Library/", "Sources/KeyIDKit/Stores/",
             "Sources/KeyIDKit/System/",

@@ -45,7 +45,7 @@ struct SecretServiceParsingTests {
         let record = DeviceRecord(
             id: DeviceID("0f8fad5b-d9cb-469f-a165-70867728950e")!, key: try ItemKey(service: "s", account: "a"),
             item: item, duplicates: 0)
-        var settings = try Settings(.get, options: ParsedOptions(), environment: ProcessEnvironment())
+        var settings = try Settings(.get, options: CommandLineOptions(), environment: ProcessEnvironment())
         settings.json = true
         let output = try #require(
             CommandResult(DeviceIDs.Reading(record: record, stored: false, warnings: []), settings: settings).output)

@@ -11,7 +11,7 @@ struct SettingsTests {
     ) throws -> Settings {
         try Settings(
             subcommand,
-            options: ParsedOptions(
+            options: CommandLineOptions(
                 values: values, checked: values[.timeout].flatMap(Double.init).map { [.timeout: .seconds($0)] } ?? [:]),
             environment: ProcessEnvironment(environment, malformed: malformed))
     }
@@ -104,7 +104,7 @@ struct SettingsTests {
     @Test("each subcommand reads the variables of exactly the options it takes", arguments: Subcommand.allCases)
     func variablesFollowOptions(subcommand: Subcommand) {
         let spec = CommandTable.spec(for: subcommand)
-        for variable in EnvironmentVariable.allCases where ![.machineIDFile, .fileDirectory].contains(variable) {
+        for variable in KeyIDVariable.allCases where ![.machineIDFile, .fileDirectory].contains(variable) {
             let option = CommandTable.allOptions.first { $0.variable == variable }?.option
             #expect(spec.variables.contains(variable) == (option.map(spec.takes) ?? false), "\(variable)")
         }

@@ -18,7 +18,7 @@ struct SingleSourceTests {
         keyid.opened = { _, options in opened.withLock { $0.append(options.timeout) } }
         #expect(keyid.run("get", "--create").status == 0)
         #expect(opened.withLock { $0 } == [.seconds(30)], "the command hands the library its default")
-        #expect(try Settings(.get, options: ParsedOptions(), environment: ProcessEnvironment()).timeout == 30)
+        #expect(try Settings(.get, options: CommandLineOptions(), environment: ProcessEnvironment()).timeout == 30)
         let summary = try #require(CommandTable.allOptions.first { $0.option == .timeout }).summary
         #expect(summary.hasSuffix("(default: 30)"))
         #expect(ManPage.render().contains("exit status 6 (default: 30)"))
@@ -39,7 +39,7 @@ struct SingleSourceTests {
                 spec.summary.contains("(default: \(shown))") || spec.summary.contains("\(shown) (default)"),
                 "\(spec.flag): \(spec.summary)")
         }
-        let settings = try Settings(.get, options: ParsedOptions(), environment: ProcessEnvironment())
+        let settings = try Settings(.get, options: CommandLineOptions(), environment: ProcessEnvironment())
         #expect(settings.key.service == ItemKey.defaultService && settings.key.account == ItemKey.defaultAccount)
         #expect(settings.format == .uuid && settings.backend == .secretService && settings.onClone == .warn)
     }

@@ -35,7 +35,9 @@ package enum KeyIDCommand {
 
     /// Runs a parsed subcommand: its settings, the deadline, the library call, then the
     /// output and the exit status.
-    private static func runSubcommand(_ subcommand: Subcommand, _ options: ParsedOptions, _ context: Context) -> Int32 {
+    private static func runSubcommand(_ subcommand: Subcommand, _ options: CommandLineOptions, _ context: Context)
+        -> Int32
+    {
         let settings: Settings
         let value: DeviceID?
         do {
@@ -79,8 +81,8 @@ package enum KeyIDCommand {
     )
         throws(KeyIDError) -> CommandResult
     {
-        // Before anything is opened; inside the deadline, since looking the user up may wait
-        // on a directory service.
+        // Before anything is opened, and inside the deadline: a user lookup may wait on a
+        // directory service.
         if let user = settings.user { try context.actAs(user) }
         var settings = settings
         // doctor only looks: it never asks to unlock anything, and never replaces an ID.
@@ -91,8 +93,6 @@ package enum KeyIDCommand {
         let ids = try context.deviceIDs(
             settings, host: subcommand == .doctor ? .keyidDoctor : .keyidCommand,
             onPrompt: context.usesWatchdog ? deadlineMessages(settings) : nil)
-        // The process keeps the instance until it exits: the kernel closes the connection then,
-        // cheaper than taking it apart (doc/PERFORMANCE.md).
         if context.usesWatchdog { keptUntilExit.withLock { $0.append(ids) } }
         let derived = try settings.application.map { application throws(KeyIDError) in
             try ids.machineID().appSpecific(application)
@@ -115,6 +115,8 @@ package enum KeyIDCommand {
         }
     }
 
+    /// The library instances of this process's runs, kept until it exits, which closes their
+    /// connections (doc/PERFORMANCE.md, "Exit").
     private static let keptUntilExit = ThreadLock<[DeviceIDs]>([])
 
     /// What a prompt starting and ending does to the run's deadline message, which says what

@@ -23,7 +23,7 @@ package enum Parser {
     /// Checks that the command line fits the subcommand: its argument is there, and every
     /// option given is one it takes.
     static func checkShape(
-        _ given: [(spec: OptionSpec, spelling: String)], _ options: ParsedOptions, for subcommand: Subcommand
+        _ given: [(spec: OptionSpec, spelling: String)], _ options: CommandLineOptions, for subcommand: Subcommand
     ) throws(KeyIDError) {
         let spec = CommandTable.spec(for: subcommand)
         if let placeholder = spec.argument, options.argument == nil {
@@ -37,7 +37,7 @@ package enum Parser {
     /// Checks every value given on the command line, once, with its option's
     /// ``OptionSpec/check``, then the subcommand's ``SubcommandSpec/rules``: ``Settings``
     /// reads the checked values and never the text.
-    static func checkValues(_ options: inout ParsedOptions, for subcommand: Subcommand) throws(KeyIDError) {
+    static func checkValues(_ options: inout CommandLineOptions, for subcommand: Subcommand) throws(KeyIDError) {
         do throws(KeyIDError) {
             for spec in CommandTable.allOptions {
                 guard let check = spec.check, let text = options.values[spec.option] else { continue }
@@ -59,7 +59,7 @@ package enum Parser {
         /// `--help`, `-h` or `keyid help`.
         var help = false
         var version = false
-        var options = ParsedOptions()
+        var options = CommandLineOptions()
         /// Each option given, with how it was spelled.
         var given: [(spec: OptionSpec, spelling: String)] = []
     }
@@ -71,7 +71,7 @@ package enum Parser {
         var helpRequested = false
         var helpCommand = false
         var versionRequested = false
-        var options = ParsedOptions()
+        var options = CommandLineOptions()
         var given: [(spec: OptionSpec, spelling: String)] = []
         var index = 0
 
@@ -220,12 +220,12 @@ package enum Invocation: Equatable, Sendable {
     /// Print the version.
     case version
     /// Run a subcommand with the options given.
-    case run(Subcommand, ParsedOptions)
+    case run(Subcommand, CommandLineOptions)
 }
 
 /// Options as given on the command line, the last occurrence of an option winning, and
 /// their values as the parser checked them.
-package struct ParsedOptions: Equatable, Sendable {
+package struct CommandLineOptions: Equatable, Sendable {
     /// Values of options that take one, as given.
     package var values: [Option: String] = [:]
     /// Flags that were given.

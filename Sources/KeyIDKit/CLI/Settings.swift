@@ -30,7 +30,9 @@ package struct Settings: Equatable, Sendable {
 
     /// Flags win over `KEYID_*` variables, which win over the built-in defaults. Only the
     /// variables `subcommand` reads are read and checked.
-    package init(_ subcommand: Subcommand, options: ParsedOptions, environment processEnvironment: ProcessEnvironment)
+    package init(
+        _ subcommand: Subcommand, options: CommandLineOptions, environment processEnvironment: ProcessEnvironment
+    )
         throws(KeyIDError)
     {
         let spec = CommandTable.spec(for: subcommand)
@@ -62,7 +64,7 @@ package struct Settings: Equatable, Sendable {
         fileDirectory = try environment.value(.fileDirectory).flatMap { $0.isEmpty ? nil : $0 }
         if let fileDirectory, !fileDirectory.hasPrefix("/") {
             throw .usage(
-                "\(EnvironmentVariable.fileDirectory.rawValue) must be an absolute path, not '\(Parser.printable(fileDirectory))'"
+                "\(KeyIDVariable.fileDirectory.rawValue) must be an absolute path, not '\(Parser.printable(fileDirectory))'"
             )
         }
         if spec.takes(.backend) {
@@ -77,7 +79,7 @@ package struct Settings: Equatable, Sendable {
     /// not empty, checked by the same ``OptionSpec/check`` (the variable is read only when the
     /// option was not given); else its ``OptionSpec/defaultValue``. An option declared with a
     /// default always has a value.
-    private static func resolved(_ option: Option, _ options: ParsedOptions, _ environment: SubcommandEnvironment)
+    private static func resolved(_ option: Option, _ options: CommandLineOptions, _ environment: SubcommandEnvironment)
         throws(KeyIDError) -> OptionValue?
     {
         let option = option.spec
@@ -90,7 +92,7 @@ package struct Settings: Equatable, Sendable {
 
     /// A service or account name: the flag's, else its variable's (even empty, which
     /// ``ItemKey`` refuses), else the default; with the variable's name when it came from one.
-    private static func pick(_ option: Option, _ options: ParsedOptions, _ environment: SubcommandEnvironment)
+    private static func pick(_ option: Option, _ options: CommandLineOptions, _ environment: SubcommandEnvironment)
         throws(KeyIDError) -> (value: String, source: String?)
     {
         let option = option.spec
@@ -129,15 +131,14 @@ struct SubcommandEnvironment {
     let environment: ProcessEnvironment
 
     /// `variable`'s value; `nil` when it is unset or the subcommand does not read it.
-    func value(_ variable: EnvironmentVariable) throws(KeyIDError) -> String? {
+    func value(_ variable: KeyIDVariable) throws(KeyIDError) -> String? {
         guard spec.variables.contains(variable) else { return nil }
         return try environment.value(variable)
     }
 }
 
-/// Where keyid keeps IDs, as `--backend` names it. It is a name, not the library's
-/// ``DeviceIDs/Backend``: the file backend's directory comes from the home directory of the
-/// user the run acts for, known only after `--user` took effect (``Context/backend(_:directory:_:)``).
+/// Where keyid keeps IDs, as `--backend` names it; ``Context/backend(_:directory:_:)`` makes the
+/// library's ``DeviceIDs/Backend`` of it once `--user` has taken effect.
 package enum BackendChoice: String, CaseIterable, Sendable {
     /// The freedesktop Secret Service, over D-Bus (the default).
     case secretService = "secret-service"

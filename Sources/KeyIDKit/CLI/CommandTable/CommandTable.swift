@@ -90,7 +90,6 @@ package enum CommandTable {
 
     /// Every option: the global ones, then each subcommand's in turn, each once.
     package static let allOptions: [OptionSpec] = {
-        // Plain loops over a dozen options: cheaper at start-up than a Set and flatMap.
         var all: [OptionSpec] = []
         func add(_ specs: [OptionSpec]) {
             for spec in specs where !all.contains(where: { $0.option == spec.option }) {
@@ -105,7 +104,7 @@ package enum CommandTable {
     }()
 
     /// `create`'s and `rotate`'s rule: the new ID comes from one place.
-    static func oneSourceOfTheNewID(_ options: ParsedOptions) throws(KeyIDError) {
+    static func oneSourceOfTheNewID(_ options: CommandLineOptions) throws(KeyIDError) {
         if options.values[.value] != nil, options.checked[.derive] != nil {
             throw .usage("--value and --derive cannot be combined")
         }
@@ -113,7 +112,7 @@ package enum CommandTable {
 
     /// Every environment variable keyid reads that a user sets, with what it does.
     package static var documentedVariables: [(name: String, summary: String)] {
-        EnvironmentVariable.allCases.map { ($0.rawValue, $0.summary) } + sessionVariables
+        KeyIDVariable.allCases.map { ($0.rawValue, $0.summary) } + sessionVariables
     }
 
     /// The session's variables a user sets that keyid reads, with what each does for keyid.
@@ -171,12 +170,12 @@ package struct SubcommandSpec: Sendable {
     package let readsMachineID: Bool
     /// The rules between its options, checked once every value given is: what cannot be
     /// combined, what needs another option. Each broken rule is a usage error.
-    let rules: @Sendable (ParsedOptions) throws(KeyIDError) -> Void
+    let rules: @Sendable (CommandLineOptions) throws(KeyIDError) -> Void
 
     package init(
         subcommand: Subcommand, abstract: String, discussion: String,
         examples: [(command: String, explanation: String)], argument: String? = nil, readsMachineID: Bool = false,
-        rules: @escaping @Sendable (ParsedOptions) throws(KeyIDError) -> Void = { _ throws(KeyIDError) in }
+        rules: @escaping @Sendable (CommandLineOptions) throws(KeyIDError) -> Void = { _ throws(KeyIDError) in }
     ) {
         self.subcommand = subcommand
         self.abstract = abstract
@@ -199,7 +198,7 @@ package struct SubcommandSpec: Sendable {
     /// keyid's own variables the subcommand reads: the defaults of the options it takes, the
     /// machine ID's file when it reads the machine ID, and the file backend's directory when it
     /// takes `--backend`. Any other `KEYID_*` variable is left alone, whatever its value.
-    package var variables: [EnvironmentVariable] {
+    package var variables: [KeyIDVariable] {
         options.compactMap(\.variable) + (readsMachineID ? [.machineIDFile] : [])
             + (takes(.backend) ? [.fileDirectory] : [])
     }

@@ -5,10 +5,17 @@ package enum Option: String, CaseIterable, Sendable {
     case backend, collection, user, noPrompt, timeout
     case help, version
 
+    /// The option's declaration (the `switch` below), made once for the process.
+    package var spec: OptionSpec {
+        Self.specs[Self.allCases.firstIndex(of: self)!]
+    }
+
+    private static let specs = allCases.map(\.declaration)
+
     /// The one place an option is declared: its value's placeholder and choices, its help
     /// line (and the subcommands that word it otherwise), its variable, its check, its default
     /// and the subcommands that take it. Everything else reads it from here.
-    package var spec: OptionSpec {
+    private var declaration: OptionSpec {
         let reachingAStore: [Subcommand] = [.create, .get, .delete, .rotate, .list, .doctor]
         switch self {
         case .create:
@@ -21,8 +28,10 @@ package enum Option: String, CaseIterable, Sendable {
                 self, valueName: "-", choices: ["-"],
                 summary: "read the new ID from standard input instead of making one",
                 summaries: [
-                    .get:
+                    (
+                        .get,
                         "with --create, read the ID to store from standard input; it also replaces a clone under --on-clone rotate"
+                    )
                 ],
                 check: .standardInput, takenBy: [.create, .get, .rotate])
         case .service:
@@ -68,7 +77,7 @@ package enum Option: String, CaseIterable, Sendable {
                 summary:
                     "print one JSON object with id, service, account, label, created and modified (and previous_id, reason and differs when an ID was replaced or stored elsewhere)",
                 summaries: [
-                    .list: "print one JSON array of objects with service, account, label, created and modified"
+                    (.list, "print one JSON array of objects with service, account, label, created and modified")
                 ],
                 takenBy: [.create, .get, .rotate, .list])
         case .backend:
@@ -138,9 +147,9 @@ package struct OptionSpec: Sendable {
     /// One line for help texts and completions.
     package let summary: String
     /// The help lines of the subcommands that word the option otherwise than ``summary``.
-    let summaries: [Subcommand: String]
+    let summaries: [(subcommand: Subcommand, summary: String)]
     /// The environment variable that supplies a default, if any.
-    package let variable: EnvironmentVariable?
+    package let variable: KeyIDVariable?
     /// How the option's value (given, or from ``variable``) is checked; `nil` for a flag.
     package let check: ValueCheck?
     /// The value when neither the option nor its variable gives one; `nil` when the option
@@ -153,7 +162,8 @@ package struct OptionSpec: Sendable {
 
     init(
         _ option: Option, valueName: String? = nil, choices: [String] = [], summary: String,
-        summaries: [Subcommand: String] = [:], variable: EnvironmentVariable? = nil, check: ValueCheck? = nil,
+        summaries: [(subcommand: Subcommand, summary: String)] = [], variable: KeyIDVariable? = nil,
+        check: ValueCheck? = nil,
         default defaultValue: OptionValue? = nil, takenBy subcommands: [Subcommand], global: Bool = false
     ) {
         self.option = option
@@ -172,7 +182,7 @@ package struct OptionSpec: Sendable {
 
     /// The option as `subcommand`'s help shows it: with the help line that subcommand gives it.
     func `for`(_ subcommand: Subcommand) -> OptionSpec {
-        guard let summary = summaries[subcommand] else { return self }
+        guard let summary = summaries.first(where: { $0.subcommand == subcommand })?.summary else { return self }
         return OptionSpec(
             option, valueName: valueName, choices: choices, summary: summary, variable: variable, check: check,
             default: defaultValue, takenBy: subcommands, global: isGlobal)

@@ -78,7 +78,7 @@ package struct ValueCheck: Sendable {
 /// Where a value came from, as messages name it.
 package enum ValueSource: Sendable {
     case flag(Option)
-    case variable(EnvironmentVariable)
+    case variable(KeyIDVariable)
     /// The positional argument, named by what it is.
     case argument(String)
 

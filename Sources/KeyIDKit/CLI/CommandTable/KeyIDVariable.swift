@@ -1,7 +1,7 @@
 /// keyid's own environment variables, the one place their names are written: defaults for
 /// options, the machine ID's file and the file backend's directory. (Those of the session, such as `XDG_RUNTIME_DIR`, are
 /// ``SystemVariable``s.) The help and the manual page list both.
-package enum EnvironmentVariable: String, CaseIterable, Sendable {
+package enum KeyIDVariable: String, CaseIterable, Sendable {
     case service = "KEYID_SERVICE"
     case account = "KEYID_ACCOUNT"
     case timeout = "KEYID_TIMEOUT"
@@ -32,7 +32,7 @@ package enum EnvironmentVariable: String, CaseIterable, Sendable {
 
 extension ProcessEnvironment {
     /// A variable's value; see ``value(_:)-(String)``.
-    func value(_ variable: EnvironmentVariable) throws(KeyIDError) -> String? {
+    func value(_ variable: KeyIDVariable) throws(KeyIDError) -> String? {
         try value(variable.rawValue)
     }
 }
