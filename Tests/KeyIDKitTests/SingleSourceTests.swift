@@ -44,6 +44,28 @@ struct SingleSourceTests {
         #expect(settings.format == .uuid && settings.backend == .secretService && settings.onClone == .warn)
     }
 
+    @Test("each option is declared once: the subcommands it names take it, in one order, with their own help line")
+    func optionDeclarations() throws {
+        for spec in CommandTable.subcommands {
+            let declared = Option.allCases.filter { $0.spec.subcommands.contains(spec.subcommand) }
+            #expect(spec.options.map(\.option) == declared, "\(spec.name)")
+        }
+        #expect(CommandTable.globalOptions.map(\.option) == [.help, .version])
+        #expect(Set(CommandTable.allOptions.map(\.option)) == Set(Option.allCases))
+        func summary(_ option: Option, _ subcommand: Subcommand) -> String? {
+            CommandTable.spec(for: subcommand).options.first { $0.option == option }?.summary
+        }
+        #expect(summary(.value, .create) == Option.value.spec.summary)
+        #expect(summary(.value, .rotate) == Option.value.spec.summary)
+        let getValue = try #require(summary(.value, .get))
+        #expect(getValue.hasPrefix("with --create, "))
+        #expect(summary(.json, .get) == Option.json.spec.summary)
+        #expect(summary(.json, .list)?.hasPrefix("print one JSON array") == true)
+        let manual = ManPage.render()
+        #expect(manual.contains(ManPage.prose(Option.value.spec.summary)))
+        #expect(manual.contains(ManPage.prose(getValue)))
+    }
+
     @Test("names refuse exactly the control characters the display rule escapes as such")
     func controlCharacters() {
         for value in UInt32(0)...0xFF {
