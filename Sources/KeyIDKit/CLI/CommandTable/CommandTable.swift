@@ -1,5 +1,5 @@
-/// The single table of subcommands (each option is declared in ``Option/spec``). Help, usage errors, the manual page and
-/// the shell completions are all rendered from it.
+/// The single table of subcommands; each option is declared in ``Option/spec``. Help, usage
+/// errors, the manual page and the shell completions are all rendered from them.
 package enum CommandTable {
     /// The default of `--timeout`, in seconds: the library's.
     package static let defaultTimeout = Double(DeviceIDs.defaultTimeout.components.seconds)
@@ -144,6 +144,28 @@ package enum CommandTable {
     /// The exit statuses, as the help, README and manual page list them.
     package static var exitStatuses: [(code: Int32, meaning: String)] {
         ExitStatus.allCases.map { ($0.rawValue, $0.meaning) }
+    }
+}
+
+extension ExitStatus {
+    /// What the status means, in one line.
+    package var meaning: String {
+        switch self {
+        case .success: return "success"
+        case .notFound: return "no ID is stored"
+        case .usage: return "usage error: unknown option, missing or invalid argument, invalid name or value"
+        case .alreadyExists: return "create: an ID is already stored"
+        case .locked: return "the keyring is locked and was not unlocked"
+        case .unavailable:
+            return
+                "no Secret Service: no session bus, no provider, no such keyring, or only a temporary one to write to"
+        case .timedOut: return "timed out"
+        case .invalidStoredValue: return "the stored value is not a valid ID"
+        case .failure:
+            return
+                "any other failure of the keyring, the lock file, the file backend, the machine ID, acting as another user, or writing the output"
+        case .cloned: return "--on-clone fail: the ID was stored on another machine"
+        }
     }
 }
 
