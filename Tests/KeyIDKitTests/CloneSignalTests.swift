@@ -274,13 +274,13 @@ final class UnreadableValues: SecretStore {
             SecretServiceFailure(operation: "GetSecrets", domain: "", code: 0, message: "no value"))
     ) { self.failure = failure }
 
-    func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
-        if details.contains(.secrets) { throw failure }
-        return try inner.items(matching: key, details: details)
+    func items(matching key: ItemKey, scope: ReadScope) throws(KeyIDError) -> [StoredItem] {
+        if scope.contains(.secrets) { throw failure }
+        return try inner.items(matching: key, scope: scope)
     }
 
-    func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
-        try inner.managedItems(service: service, details: details)
+    func managedItems(service: String?, scope: ReadScope) throws(KeyIDError) -> [StoredItem] {
+        try inner.managedItems(service: service, scope: scope)
     }
 
     func add(_ new: NewItem) throws(KeyIDError) { try inner.add(new) }

@@ -56,14 +56,14 @@ package final class MemoryStore: SecretStore {
         return handle
     }
 
-    package func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+    package func items(matching key: ItemKey, scope: ReadScope) throws(KeyIDError) -> [StoredItem] {
         try check()
-        return search(key.attributes, details)
+        return search(key.attributes, scope)
     }
 
-    package func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+    package func managedItems(service: String?, scope: ReadScope) throws(KeyIDError) -> [StoredItem] {
         try check()
-        return search([ItemKey.markerAttribute] + (service.map { [(ItemKey.serviceAttribute, $0)] } ?? []), details)
+        return search([ItemKey.markerAttribute] + (service.map { [(ItemKey.serviceAttribute, $0)] } ?? []), scope)
     }
 
     package func add(_ new: NewItem) throws(KeyIDError) {
@@ -111,10 +111,10 @@ package final class MemoryStore: SecretStore {
         try wrote()
     }
 
-    private func search(_ wanted: [(String, String)], _ details: LookupDetails) -> [StoredItem] {
+    private func search(_ wanted: [(String, String)], _ scope: ReadScope) -> [StoredItem] {
         entries.filter { _, entry in wanted.allSatisfy { entry.attributes[$0.0] == $0.1 } }.map { handle, entry in
             StoredItem(
-                handle: handle, secret: details.contains(.secrets) ? entry.secret : nil, label: entry.label,
+                handle: handle, secret: scope.contains(.secrets) ? entry.secret : nil, label: entry.label,
                 created: entry.created, modified: entry.modified, attributes: entry.attributes)
         }
     }

@@ -35,7 +35,7 @@ package struct DeviceIDUseCases {
 
     private func read(_ key: ItemKey, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
         let items = try store.items(
-            matching: key, details: metadata ? [.secrets, .metadata] : [.secrets, .attributes])
+            matching: key, scope: metadata ? [.secrets, .labelAndTimes] : [.secrets, .attributes])
         guard let chosen = DuplicateRule.choose(items) else { throw .notFound(key) }
         guard let id = DeviceID(parsing: chosen.secret ?? []) else { throw .invalidStoredValue(key) }
         var record = DeviceRecord(id: id, key: key, item: chosen, duplicates: items.count - 1)
@@ -48,7 +48,7 @@ package struct DeviceIDUseCases {
         _ key: ItemKey, id: DeviceID? = nil, details: ItemDetails = ItemDetails(), metadata: Bool
     ) throws(KeyIDError) -> DeviceRecord {
         try serializer.exclusively { () throws(KeyIDError) in
-            guard try store.items(matching: key, details: [.otherNames, .valueToWrite]).isEmpty else {
+            guard try store.items(matching: key, scope: [.otherNames, .valueToWrite]).isEmpty else {
                 throw .alreadyExists(key)
             }
             return try add(newItem(key, id ?? generate(), details), metadata: metadata)
@@ -108,12 +108,12 @@ package struct DeviceIDUseCases {
     {
         let items: [StoredItem]
         do throws(KeyIDError) {
-            items = try store.items(matching: key, details: [.secrets, .attributes, .otherNames])
+            items = try store.items(matching: key, scope: [.secrets, .attributes, .otherNames])
         } catch .failed(.keyring(let failure)) where failure.isValueNotHandedBack {
             // A value the provider cannot hand back must not stop a rotation, which repairs
             // such items: look again without it, and the previous ID is unknown. Any other
             // failure (a lost connection, the lock file) stops it.
-            items = try store.items(matching: key, details: [.attributes, .otherNames, .valueToWrite])
+            items = try store.items(matching: key, scope: [.attributes, .otherNames, .valueToWrite])
         }
         guard let chosen = DuplicateRule.choose(items) else { throw .notFound(key) }
         let newID = id ?? generate()
@@ -134,7 +134,7 @@ package struct DeviceIDUseCases {
     @discardableResult
     package func delete(_ key: ItemKey, force: Bool) throws(KeyIDError) -> Int {
         try serializer.exclusively { () throws(KeyIDError) in
-            let items = try store.items(matching: key, details: [.otherNames])
+            let items = try store.items(matching: key, scope: [.otherNames])
             if items.isEmpty, !force { throw .notFound(key) }
             for item in items {
                 try store.delete(item)
@@ -180,7 +180,7 @@ package struct DeviceIDUseCases {
         let order: (StoredItem) -> (String, String, UInt64, String) = {
             ($0.key?.service ?? "", $0.key?.account ?? "", $0.created ?? 0, $0.handle)
         }
-        return try store.managedItems(service: service, details: secrets ? [.secrets, .metadata] : [.metadata])
+        return try store.managedItems(service: service, scope: secrets ? [.secrets, .labelAndTimes] : [.labelAndTimes])
             .sorted { order($0) < order($1) }
     }
 }

@@ -8,12 +8,12 @@
 /// throws ``KeyIDError/locked(_:)``.
 package protocol SecretStore: AnyObject {
     /// Every item whose attributes include the key's `service` and `account`. When more
-    /// than one matches, metadata is loaded whatever `details` says, so that callers can
-    /// apply the duplicate rule.
-    func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem]
+    /// than one matches, the label and times are loaded whatever `scope` says, so that
+    /// callers can apply the duplicate rule.
+    func items(matching key: ItemKey, scope: ReadScope) throws(KeyIDError) -> [StoredItem]
     /// Every item keyid created (marked with ``ItemKey/markerAttribute``), of one service
-    /// or of all; metadata is always loaded.
-    func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem]
+    /// or of all; the label and times are always loaded.
+    func managedItems(service: String?, scope: ReadScope) throws(KeyIDError) -> [StoredItem]
     /// Adds a new item holding `new.id` for `new.key` with `new.label`, marked as keyid's and
     /// bound to the machine `new.binding` names (when known); never replaces an item.
     func add(_ new: NewItem) throws(KeyIDError)

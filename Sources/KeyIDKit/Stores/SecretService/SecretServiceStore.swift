@@ -53,21 +53,21 @@ package final class SecretServiceStore: SecretStore {
         self.locateBus = bus
     }
 
-    package func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+    package func items(matching key: ItemKey, scope: ReadScope) throws(KeyIDError) -> [StoredItem] {
         let what = "the ID for \(key)"
         // Python keyring names the account `username`: what `keyring set` stored is an item
         // for this key too, when it names no account of its own.
         let python = [(ItemKey.serviceAttribute, key.service), (Self.pythonKeyringAccount, key.account)]
-        guard details.contains(.otherNames) else {
-            let found = try search([key.attributes], details: details, what: what)[0]
+        guard scope.contains(.otherNames) else {
+            let found = try search([key.attributes], scope: scope, what: what)[0]
             guard found.isEmpty else { return found }
             // The first search found nothing, so it has looked into the locked keyrings already.
             return try foreign(
-                in: search([python], details: details.union(.attributes), what: what, defaultChecked: true)[0],
+                in: search([python], scope: scope.union(.attributes), what: what, defaultChecked: true)[0],
                 besides: [])
         }
         // A write looks under both names, and the session goes with them when a value follows.
-        let both = try search([key.attributes, python], details: details, what: what)
+        let both = try search([key.attributes, python], scope: scope, what: what)
         return try foreign(in: both[1], besides: both[0])
     }
 
@@ -81,7 +81,7 @@ package final class SecretServiceStore: SecretStore {
         guard !foreign.isEmpty else { return found }
         // The duplicate rule needs every item's times: fetched for those without, in one batch.
         var untimed = (found + foreign).filter { $0.created == nil }
-        try load(.metadata, into: &untimed)
+        try load(.labelAndTimes, into: &untimed)
         return (found + foreign).compactMap { item in
             item.created != nil ? item : untimed.first { $0.handle == item.handle }
         }
@@ -91,10 +91,10 @@ package final class SecretServiceStore: SecretStore {
     /// writes it too, so that `keyring get SERVICE ACCOUNT` finds keyid's IDs.
     static let pythonKeyringAccount = "username"
 
-    package func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+    package func managedItems(service: String?, scope: ReadScope) throws(KeyIDError) -> [StoredItem] {
         let wanted = [ItemKey.markerAttribute] + (service.map { [(ItemKey.serviceAttribute, $0)] } ?? [])
         return try search(
-            [wanted], details: details.union(.metadata),
+            [wanted], scope: scope.union(.labelAndTimes),
             what: service.map { "the IDs of service '\($0)'" } ?? "keyid's IDs")[0]
     }
 
@@ -105,7 +105,7 @@ package final class SecretServiceStore: SecretStore {
     /// those that hide their items: ``unlockUnsearchedKeyrings(_:)``), so an empty result is
     /// not looked into again.
     private func search(
-        _ sets: [[(String, String)]], details: LookupDetails, what: String, defaultChecked: Bool = false
+        _ sets: [[(String, String)]], scope: ReadScope, what: String, defaultChecked: Bool = false
     ) throws(KeyIDError) -> [[StoredItem]] {
         var paths: [[String]]
         if let collection {
@@ -115,9 +115,9 @@ package final class SecretServiceStore: SecretStore {
             var calls = sets.map {
                 SecretServiceRequest.searchItems(Dictionary($0, uniquingKeysWith: { _, last in last }))
             }
-            let opensSession = !details.isDisjoint(with: [.secrets, .valueToWrite]) && session == nil
+            let opensSession = !scope.isDisjoint(with: [.secrets, .valueToWrite]) && session == nil
             if opensSession { calls.append(.method(openSessionCall)) }
-            let guessed = session == nil ? nil : try guess(for: sets, details)
+            let guessed = session == nil ? nil : try guess(for: sets, scope)
             calls += guessed?.calls ?? []
             let replies = try requests(calls)
             if opensSession { try sessionOpened(replies[sets.count]) }
@@ -132,7 +132,7 @@ package final class SecretServiceStore: SecretStore {
             remember(paths, for: sets)
             if let guessed, locked.isEmpty, paths == [[guessed.item.handle]] {
                 var items = [guessed.item]
-                try apply(replies.suffix(guessed.calls.count), details, to: &items)
+                try apply(replies.suffix(guessed.calls.count), scope, to: &items)
                 return [items]
             }
             if !locked.isEmpty {
@@ -140,13 +140,13 @@ package final class SecretServiceStore: SecretStore {
             } else if paths.allSatisfy(\.isEmpty), !defaultChecked, try unlockUnsearchedKeyrings(what) {
                 // Some providers cannot search a locked keyring: look again (once) now that the
                 // keyrings it may be in are open.
-                return try search(sets, details: details, what: what, defaultChecked: true)
+                return try search(sets, scope: scope, what: what, defaultChecked: true)
             }
         }
         // Every item found, once, read in one batch (an item deleted meanwhile is dropped).
         var seen: Set<String> = []
         var items = paths.joined().filter { seen.insert($0).inserted }.map(Self.found)
-        if !items.isEmpty { try load(details, into: &items) }
+        if !items.isEmpty { try load(scope, into: &items) }
         let loaded = Dictionary(items.map { ($0.handle, $0) }, uniquingKeysWith: { first, _ in first })
         return paths.map { found in found.compactMap { loaded[$0] } }
     }
