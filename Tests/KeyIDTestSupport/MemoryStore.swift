@@ -63,7 +63,7 @@ package final class MemoryStore: SecretStore {
 
     package func managedItems(service: String?, scope: ReadScope) throws(KeyIDError) -> [StoredItem] {
         try check()
-        return search([ItemKey.markerAttribute] + (service.map { [(ItemKey.serviceAttribute, $0)] } ?? []), scope)
+        return search([AttributeName.markerPair] + (service.map { [(AttributeName.service, $0)] } ?? []), scope)
     }
 
     package func add(_ new: NewItem) throws(KeyIDError) {

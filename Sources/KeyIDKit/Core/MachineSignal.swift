@@ -23,9 +23,9 @@ public enum MachineSignal: String, CaseIterable, Sendable {
     /// The attribute its keyed hash is stored in.
     package var attribute: String {
         switch self {
-        case .machineID: return ItemKey.bindingAttribute
-        case .cloudInstance: return "keyid-instance"
-        case .productUUID: return "keyid-product"
+        case .machineID: return AttributeName.machineID
+        case .cloudInstance: return AttributeName.cloudInstance
+        case .productUUID: return AttributeName.productUUID
         }
     }
 

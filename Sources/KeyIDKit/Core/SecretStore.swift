@@ -11,7 +11,7 @@ package protocol SecretStore: AnyObject {
     /// than one matches, the label and times are loaded whatever `scope` says, so that
     /// callers can apply the duplicate rule.
     func items(matching key: ItemKey, scope: ReadScope) throws(KeyIDError) -> [StoredItem]
-    /// Every item keyid created (marked with ``ItemKey/markerAttribute``), of one service
+    /// Every item keyid created (marked with ``AttributeName/marker``), of one service
     /// or of all; the label and times are always loaded.
     func managedItems(service: String?, scope: ReadScope) throws(KeyIDError) -> [StoredItem]
     /// Adds a new item holding `new.id` for `new.key` with `new.label`, marked as keyid's and

@@ -46,6 +46,6 @@ public struct StoredItem: Equatable, Sendable {
 
     private static func parse(_ attributes: [String: String]?) -> (ItemKey?, String?) {
         guard let attributes else { return (nil, nil) }
-        return (ItemKey(attributes: attributes), attributes[ItemKey.bindingAttribute])
+        return (ItemKey(attributes: attributes), attributes[AttributeName.machineID])
     }
 }

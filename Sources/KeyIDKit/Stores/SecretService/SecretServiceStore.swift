@@ -57,7 +57,7 @@ package final class SecretServiceStore: SecretStore {
         let what = "the ID for \(key)"
         // Python keyring names the account `username`: what `keyring set` stored is an item
         // for this key too, when it names no account of its own.
-        let python = [(ItemKey.serviceAttribute, key.service), (Self.pythonKeyringAccount, key.account)]
+        let python = [(AttributeName.service, key.service), (AttributeName.pythonKeyringAccount, key.account)]
         guard scope.contains(.otherNames) else {
             let found = try search([key.attributes], scope: scope, what: what)[0]
             guard found.isEmpty else { return found }
@@ -77,7 +77,7 @@ package final class SecretServiceStore: SecretStore {
     private func foreign(in stored: [StoredItem], besides found: [StoredItem]) throws(KeyIDError) -> [StoredItem] {
         var others = stored.filter { item in !found.contains { $0.handle == item.handle } }
         if others.contains(where: { $0.attributes == nil }) { try load(.attributes, into: &others) }
-        let foreign = others.filter { $0.attributes?[ItemKey.accountAttribute] == nil }
+        let foreign = others.filter { $0.attributes?[AttributeName.account] == nil }
         guard !foreign.isEmpty else { return found }
         // The duplicate rule needs every item's times: fetched for those without, in one batch.
         var untimed = (found + foreign).filter { $0.created == nil }
@@ -87,12 +87,8 @@ package final class SecretServiceStore: SecretStore {
         }
     }
 
-    /// The attribute Python keyring's Secret Service backend keeps the account in. keyid
-    /// writes it too, so that `keyring get SERVICE ACCOUNT` finds keyid's IDs.
-    static let pythonKeyringAccount = "username"
-
     package func managedItems(service: String?, scope: ReadScope) throws(KeyIDError) -> [StoredItem] {
-        let wanted = [ItemKey.markerAttribute] + (service.map { [(ItemKey.serviceAttribute, $0)] } ?? [])
+        let wanted = [AttributeName.markerPair] + (service.map { [(AttributeName.service, $0)] } ?? [])
         return try search(
             [wanted], scope: scope.union(.labelAndTimes),
             what: service.map { "the IDs of service '\($0)'" } ?? "keyid's IDs")[0]
@@ -235,7 +231,7 @@ package final class SecretServiceStore: SecretStore {
     /// ``NewItem/attributes``) and the account under Python keyring's name.
     func attributes(for new: NewItem) -> [String: String] {
         var attributes = new.attributes
-        attributes[Self.pythonKeyringAccount] = new.key.account
+        attributes[AttributeName.pythonKeyringAccount] = new.key.account
         return attributes
     }
 
