@@ -13,9 +13,7 @@ struct SecretServiceStoreTests {
 
     /// A store on the test session's bus, which prompts for nothing.
     static func newStore() -> SecretServiceStore {
-        SecretServiceStore(allowPrompt: false, timeout: DeviceIDs.defaultTimeout) { () throws(KeyIDError) in
-            try Locations.sessionBus(.current())
-        }
+        SecretServiceStore(allowPrompt: false, timeout: DeviceIDs.defaultTimeout, bus: ProcessEnvironment.current())
     }
     static let one = DeviceID("11111111-1111-4111-8111-111111111111")!
     static let two = DeviceID("22222222-2222-4222-8222-222222222222")!

@@ -23,7 +23,7 @@ final class FileStoreSandbox {
 
     /// A store over the sandbox's directory, on the sandbox's clock.
     func store() -> FileStore {
-        FileStore(directory: directory, now: { [unowned self] in self.time })
+        FileStore(directory: directory, clock: SandboxClock(sandbox: self))
     }
 
     /// The use cases over a fresh store, serialised by a real lock file in the sandbox.
@@ -75,6 +75,12 @@ func fileStoreError(_ error: any Error, _ fragment: String) -> Bool {
 func isFileStoreFailure(_ error: any Error, _ systemCall: SystemCallError) -> Bool {
     guard let failure = error as? SystemFailure, case .failed(.fileBackend) = failure.outcome else { return false }
     return failure.systemCall == systemCall
+}
+
+/// The clock of a sandbox's stores: its ``FileStoreSandbox/time``.
+struct SandboxClock: WallClock {
+    unowned let sandbox: FileStoreSandbox
+    var secondsSinceEpoch: UInt64 { sandbox.time }
 }
 
 @Suite("File store", .tags(.files))

@@ -157,3 +157,55 @@ package struct Unserialized: WriteSerializer {
         try body()
     }
 }
+
+/// Storage that hands out one given store and serialiser, and tells `opened` of each store it
+/// opens: the backend and the library's options it is opened with.
+package struct GivenStorage: Storage {
+    let store: any SecretStore
+    let writes: any WriteSerializer
+    let opened: ((DeviceIDs.Backend, DeviceIDs.Options) -> Void)?
+
+    package init(
+        _ store: any SecretStore, serializer: any WriteSerializer = Unserialized(),
+        opened: ((DeviceIDs.Backend, DeviceIDs.Options) -> Void)? = nil
+    ) {
+        self.store = store
+        self.writes = serializer
+        self.opened = opened
+    }
+
+    package func openStore(_ backend: DeviceIDs.Backend, _ options: DeviceIDs.Options) -> any SecretStore {
+        opened?(backend, options)
+        return store
+    }
+
+    package func serializer(_ options: DeviceIDs.Options) -> any WriteSerializer { writes }
+}
+
+/// A machine with the given machine ID (`nil`: it cannot be read) and values of the other
+/// signals (one not given cannot be read).
+package struct FixedMachine: Machine {
+    let id: MachineID?
+    let values: [MachineSignal: [UInt8]]
+
+    package init(_ id: MachineID?, values: [MachineSignal: String] = [:]) {
+        self.id = id
+        self.values = values.mapValues { Array($0.utf8) }
+    }
+
+    package func machineID(at path: String) throws(KeyIDError) -> MachineID {
+        guard let id else { throw .machineID("no machine ID here") }
+        return id
+    }
+
+    package func value(of signal: MachineSignal) -> [UInt8]? { values[signal] }
+}
+
+/// A clock that always says the same time.
+package struct FixedClock: WallClock {
+    package var secondsSinceEpoch: UInt64
+
+    package init(secondsSinceEpoch: UInt64) {
+        self.secondsSinceEpoch = secondsSinceEpoch
+    }
+}

@@ -102,14 +102,7 @@ struct InProcess {
             environment: ProcessEnvironment(environment, malformed: malformed),
             readInput: { limit in Array(input.prefix(limit + 1)) }, inputIsTerminal: inputIsTerminal,
             dependencies: DeviceIDs.Dependencies(
-                openStore: { backend, options in
-                    opened?(backend, options)
-                    return store
-                }, serializer: { _ in Unserialized() }, generate: DeviceID.random,
-                readMachineID: { _ throws(KeyIDError) in
-                    guard let machine else { throw .machineID("no machine ID here") }
-                    return machine
-                }, readSignal: { signals[$0].map { Array($0.utf8) } }),
+                storage: GivenStorage(store, opened: opened), machine: FixedMachine(machine, values: signals)),
             usesWatchdog: false,
             actAs: { name throws(KeyIDError) in throw .usage("--user: there is no user named '\(name)'") })
         let status = KeyIDCommand.run(arguments, context: context)

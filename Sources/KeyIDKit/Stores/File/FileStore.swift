@@ -8,15 +8,15 @@ import Glibc
 package final class FileStore: SecretStore {
     /// The directory holding the files.
     package let directory: String
-    private let now: () -> UInt64
+    private let clock: any WallClock
     private var opened: ItemDirectory?
 
-    /// Opens the directory lazily, on the first call; `now` gives created and modified times.
-    package init(directory: String, now: @escaping () -> UInt64 = { UInt64(max(0, time(nil))) }) {
+    /// Opens the directory lazily, on the first call; `clock` gives created and modified times.
+    package init(directory: String, clock: any WallClock = SystemClock()) {
         var path = directory
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         self.directory = path
-        self.now = now
+        self.clock = clock
     }
 
     deinit {
@@ -72,8 +72,8 @@ package final class FileStore: SecretStore {
     package func add(_ new: NewItem) throws(KeyIDError) {
         try SystemFailure.reported { () throws(SystemFailure) in
             let files = try directoryCreatingIfNeeded()
-            files.removeStaleTemporaries(now: now())
-            let time = now()
+            files.removeStaleTemporaries(now: clock.secondsSinceEpoch)
+            let time = clock.secondsSinceEpoch
             let record = FileRecord(
                 secret: new.secret, label: new.label, created: time, modified: time, attributes: new.attributes)
             try files.write(
@@ -106,8 +106,8 @@ package final class FileStore: SecretStore {
         record.secret = new.secret
         if let label = new.details.label { record.label = label }
         record.attributes.merge(new.attributes) { _, replacement in replacement }
-        record.modified = now()
-        files.removeStaleTemporaries(now: now())
+        record.modified = clock.secondsSinceEpoch
+        files.removeStaleTemporaries(now: clock.secondsSinceEpoch)
         try files.write(record.serialized(), to: name, unlessTaken: nil)
     }
 
@@ -205,4 +205,17 @@ extension FileStore: Diagnosable {
             report(.fail("ID directory", error.outcome))
         }
     }
+}
+
+/// Where a file store reads the time it dates items and leftovers by.
+package protocol WallClock {
+    /// Seconds since the Unix epoch.
+    var secondsSinceEpoch: UInt64 { get }
+}
+
+/// The system's clock (`time(2)`).
+package struct SystemClock: WallClock {
+    package init() {}
+
+    package var secondsSinceEpoch: UInt64 { UInt64(max(0, time(nil))) }
 }

@@ -24,7 +24,7 @@ package final class SecretServiceStore: SecretStore {
     let timeout: Duration
     /// Whom the store works for: the words of its advice, and whether the process is keyid's own.
     let host: Host
-    private let locateBus: () throws(KeyIDError) -> SessionBus
+    private let locateBus: any BusLocator
     /// The bus the store connected to, once it has.
     private(set) var bus: SessionBus?
     private var opened: LibSecretConnection?
@@ -39,12 +39,12 @@ package final class SecretServiceStore: SecretStore {
     /// which may wait for a person, and with `false` once it is over.
     package var prompting: ((Bool) -> Void)?
 
-    /// Connects lazily, on the first call that needs the service, to the bus `bus` finds.
+    /// Connects lazily, on the first call that needs the service, to the bus `bus` locates.
     /// `host.ownsProcess`: the process is keyid's own, whose GLib messages may be dropped
     /// (``LibSecretConnection/open(address:serviceName:timeout:ownsProcess:)``).
     package init(
         allowPrompt: Bool, collection: String? = nil, timeout: Duration, host: Host = .program,
-        bus: @escaping () throws(KeyIDError) -> SessionBus
+        bus: any BusLocator
     ) {
         self.allowPrompt = allowPrompt
         self.collection = collection
@@ -290,7 +290,7 @@ package final class SecretServiceStore: SecretStore {
         // A connection inherited through fork belongs to the parent's GDBus thread: let go of
         // it, unused.
         dropConnection()
-        let bus = try locateBus()
+        let bus = try locateBus.sessionBus()
         self.bus = bus
         do {
             let connection = try LibSecretConnection.open(
