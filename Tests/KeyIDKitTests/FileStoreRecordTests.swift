@@ -201,7 +201,8 @@ extension FileStoreTests {
         #expect(try sandbox.names().count == 3, "fresh temporaries may belong to running writers")
 
         let later = FileStore(
-            directory: sandbox.directory, clock: FixedClock(secondsSinceEpoch: UInt64(time(nil)) + ItemDirectory.staleTemporaryAge))
+            directory: sandbox.directory,
+            clock: FixedClock(secondsSinceEpoch: UInt64(time(nil)) + ItemDirectory.staleTemporaryAge))
         try later.replace(item, with: first, for: key, binding: nil)
         #expect(try sandbox.names() == ["keyid@device-id.id"])
         #expect(try sandbox.useCases().get(key).id == first)

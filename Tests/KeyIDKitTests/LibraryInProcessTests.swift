@@ -22,7 +22,8 @@ struct LibraryInProcessTests {
         DeviceIDs(
             options: options,
             dependencies: .init(
-                storage: GivenStorage(store, serializer: LockFileSerializer(waitingAtMost: .seconds(5)) { lockDirectory }),
+                storage: GivenStorage(
+                    store, serializer: LockFileSerializer(waitingAtMost: .seconds(5)) { lockDirectory }),
                 machine: FixedMachine(machine)))
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import KeyIDKit
+import Synchronization
 import Testing
 
 extension Tag {
@@ -312,4 +313,20 @@ struct HelperFailure: Error {
 /// A value parsed as keyid's JSON output.
 func parseJSON(_ text: String) throws -> [String: Any] {
     try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
+}
+
+/// Collects text in memory, for tests.
+package final class BufferSink: TextSink {
+    private let storage = Mutex("")
+
+    package init() {}
+
+    package func write(_ text: String) {
+        storage.withLock { $0 += text }
+    }
+
+    /// Everything written so far.
+    package var text: String {
+        storage.withLock { $0 }
+    }
 }

@@ -184,3 +184,64 @@ package struct DeviceIDUseCases {
             .sorted { order($0) < order($1) }
     }
 }
+
+/// An ID as found in (or just written to) a store.
+public struct DeviceRecord: Equatable, Sendable {
+    /// The ID.
+    public var id: DeviceID
+    /// The service and account it is stored for.
+    public var key: ItemKey
+    /// The item the ID lives in.
+    public var item: StoredItem
+    /// How many other items matched the same service and account.
+    public var duplicates: Int
+    /// Whether the item is bound to another machine: a signal recorded beside it differs from
+    /// this machine's (``differingSignals``).
+    public var cloned = false
+    /// The signals recorded beside the item that differ from this machine's; empty when none
+    /// does (or none could be compared).
+    public var differingSignals: [MachineSignal] = [] {
+        didSet { cloned = !differingSignals.isEmpty }
+    }
+}
+
+/// What a read does when the stored ID was bound to another machine (a cloned disk, a restored
+/// home directory): `keyid get --on-clone`, and ``DeviceIDs/Options/onClone``.
+public enum ClonePolicy: String, CaseIterable, Sendable {
+    /// Keep the ID and warn: the library returns ``DeviceIDs/Warning/storedOnAnotherMachine``,
+    /// the command prints the ID and a warning on standard error.
+    case warn
+    /// Refuse it: ``KeyIDError/cloned(_:)`` (the command prints nothing and exits 9).
+    case fail
+    /// Replace the ID with a new one, bound to this machine, and return (print) that.
+    case rotate
+}
+
+/// Which of several items matching one key holds the ID: the one created first; items
+/// created in the same second are ordered by handle (for the Secret Service, the D-Bus
+/// object path, comparing a trailing item number as a number). The provider's own order is
+/// never used.
+package enum DuplicateRule {
+    /// The item the rule chooses, or `nil` when there is none.
+    package static func choose(_ items: [StoredItem]) -> StoredItem? {
+        items.min { a, b in
+            let ca = a.created ?? .max
+            let cb = b.created ?? .max
+            if ca != cb { return ca < cb }
+            return handleOrder(a.handle, b.handle)
+        }
+    }
+
+    static func handleOrder(_ a: String, _ b: String) -> Bool {
+        let (pa, na) = split(a)
+        let (pb, nb) = split(b)
+        if pa != pb { return pa < pb }
+        if let na, let nb, na != nb { return na < nb }
+        return a < b
+    }
+
+    private static func split(_ handle: String) -> (Substring, UInt64?) {
+        guard let slash = handle.lastIndex(of: "/") else { return (handle[...], UInt64(handle)) }
+        return (handle[..<slash], UInt64(handle[handle.index(after: slash)...]))
+    }
+}

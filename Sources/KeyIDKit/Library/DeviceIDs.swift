@@ -186,7 +186,9 @@ public final class DeviceIDs: Sendable {
 
     /// This machine's ID, read once per instance (the error too, when it cannot be read).
     package func machineID() throws(KeyIDError) -> MachineID {
-        try state.withLock { (opened: inout OpenedOnce) throws(KeyIDError) -> MachineID in try opened.signals.machineID() }
+        try state.withLock { (opened: inout OpenedOnce) throws(KeyIDError) -> MachineID in
+            try opened.signals.machineID()
+        }
     }
 
     /// The signals this machine offers to the user running the program.
