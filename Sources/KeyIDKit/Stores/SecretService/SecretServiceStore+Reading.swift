@@ -1,11 +1,9 @@
 /// Reading what a search found: values, properties and attributes, in one batch of calls.
 extension SecretServiceStore {
     /// Fetches what `scope` asks for, for every item, in one batch of calls (an item deleted
-    /// meanwhile is dropped): the values
-    /// (`GetSecrets`), and all the properties (the label and times, or more than one item: the
-    /// duplicate rule needs the times) or the attributes alone. One property rather than
-    /// `GetAll` where it is enough: gnome-keyring looks every property up separately, which
-    /// costs milliseconds each in a keyring of thousands of items.
+    /// meanwhile is dropped): the values (`GetSecrets`), and all the properties (the label and
+    /// times, or more than one item: the duplicate rule needs the times) or the `Attributes`
+    /// property alone (doc/PERFORMANCE.md says why not `GetAll`).
     func load(_ scope: ReadScope, into items: inout [StoredItem]) throws(KeyIDError) {
         let calls = try loadCalls(scope, for: items)
         guard !calls.isEmpty else { return }
