@@ -13,9 +13,7 @@ struct SecretServiceStoreTests {
 
     /// A store on the test session's bus, which prompts for nothing.
     static func newStore() -> SecretServiceStore {
-        SecretServiceStore(allowPrompt: false, timeout: DeviceIDs.defaultTimeout) { () throws(KeyIDError) in
-            try Locations.sessionBus(.current())
-        }
+        SecretServiceStore(allowPrompt: false, timeout: DeviceIDs.defaultTimeout, bus: ProcessEnvironment.current())
     }
     static let one = DeviceID("11111111-1111-4111-8111-111111111111")!
     static let two = DeviceID("22222222-2222-4222-8222-222222222222")!
@@ -33,10 +31,10 @@ struct SecretServiceStoreTests {
     @Test("add, then look up with value and metadata")
     func addAndFind() throws {
         let key = try key()
-        #expect(try store.items(matching: key, details: [.secrets]).isEmpty)
+        #expect(try store.items(matching: key, scope: [.secrets]).isEmpty)
         let before = UInt64(Date().timeIntervalSince1970)
         try store.add(Self.one, for: key, binding: nil)
-        let items = try store.items(matching: key, details: [.secrets, .metadata])
+        let items = try store.items(matching: key, scope: [.secrets, .labelAndTimes])
         #expect(items.count == 1)
         let item = try #require(items.first)
         #expect(item.secret == Array(Self.one.uuidString.utf8))
@@ -50,13 +48,13 @@ struct SecretServiceStoreTests {
     func attributes() throws {
         let key = try key()
         try store.add(Self.one, for: key, binding: MachineBinding(machine: "abc"))
-        let item = try #require(try store.items(matching: key, details: [.metadata]).first)
+        let item = try #require(try store.items(matching: key, scope: [.labelAndTimes]).first)
         #expect(item.binding == "abc")
         #expect(item.attributes?["keyid"] == "1")
         #expect(item.key == key)
         try store.replace(item, with: Self.two, for: key, binding: MachineBinding(machine: "def"))
-        #expect(try store.items(matching: key, details: [.metadata]).first?.binding == "def")
-        let listed = try store.managedItems(service: key.service, details: [.secrets])
+        #expect(try store.items(matching: key, scope: [.labelAndTimes]).first?.binding == "def")
+        let listed = try store.managedItems(service: key.service, scope: [.secrets])
         #expect(listed.map(\.handle) == [item.handle])
         #expect(listed.first?.secret == Array(Self.two.uuidString.utf8))
         #expect(listed.first?.created != nil)
@@ -66,18 +64,18 @@ struct SecretServiceStoreTests {
     func exactMatch() throws {
         let key = try key()
         try store.add(Self.one, for: key, binding: nil)
-        #expect(try store.items(matching: ItemKey(service: key.service, account: "other"), details: []).isEmpty)
+        #expect(try store.items(matching: ItemKey(service: key.service, account: "other"), scope: []).isEmpty)
         #expect(
-            try store.items(matching: ItemKey(service: key.service + "x", account: key.account), details: []).isEmpty)
+            try store.items(matching: ItemKey(service: key.service + "x", account: key.account), scope: []).isEmpty)
     }
 
     @Test("replace changes the value in place and keeps the item")
     func replace() throws {
         let key = try key()
         try store.add(Self.one, for: key, binding: nil)
-        let item = try #require(try store.items(matching: key, details: [.metadata]).first)
+        let item = try #require(try store.items(matching: key, scope: [.labelAndTimes]).first)
         try store.replace(item, with: Self.two, for: key, binding: nil)
-        let after = try store.items(matching: key, details: [.secrets, .metadata])
+        let after = try store.items(matching: key, scope: [.secrets, .labelAndTimes])
         #expect(after.map(\.handle) == [item.handle])
         #expect(after.first?.secret == Array(Self.two.uuidString.utf8))
         #expect(after.first?.created == item.created)
@@ -88,45 +86,45 @@ struct SecretServiceStoreTests {
         let key = try key()
         let other = Self.newStore()
         try store.add(Self.one, for: key, binding: MachineBinding(machine: "abc"))
-        let first = try #require(try store.items(matching: key, details: [.secrets, .attributes]).first)
+        let first = try #require(try store.items(matching: key, scope: [.secrets, .attributes]).first)
         #expect(store.lastFound.values.contains(first.handle))
-        let again = try store.items(matching: key, details: [.secrets, .attributes])
+        let again = try store.items(matching: key, scope: [.secrets, .attributes])
         #expect(again.map(\.handle) == [first.handle])
         #expect(again.first?.secret == Array(Self.one.uuidString.utf8))
         #expect(again.first?.binding == "abc")
         // Replaced by another client: a new item, which the guess does not name.
-        for item in try other.items(matching: key, details: []) { try other.delete(item) }
+        for item in try other.items(matching: key, scope: []) { try other.delete(item) }
         try other.add(Self.two, for: key, binding: nil)
-        let replaced = try store.items(matching: key, details: [.secrets, .attributes])
+        let replaced = try store.items(matching: key, scope: [.secrets, .attributes])
         #expect(replaced.count == 1)
         #expect(replaced.first?.handle != first.handle)
         #expect(replaced.first?.secret == Array(Self.two.uuidString.utf8))
         #expect(replaced.first?.binding == nil)
         // A second item beside it: both are read, not the guess alone.
         try other.add(Self.one, for: key, binding: nil)
-        #expect(Set(try store.items(matching: key, details: [.secrets, .attributes]).compactMap(\.secret)).count == 2)
-        #expect(try store.items(matching: key, details: [.secrets, .attributes]).count == 2)
+        #expect(Set(try store.items(matching: key, scope: [.secrets, .attributes]).compactMap(\.secret)).count == 2)
+        #expect(try store.items(matching: key, scope: [.secrets, .attributes]).count == 2)
     }
 
     @Test("delete removes the item")
     func delete() throws {
         let key = try key()
         try store.add(Self.one, for: key, binding: nil)
-        for item in try store.items(matching: key, details: []) { try store.delete(item) }
-        #expect(try store.items(matching: key, details: []).isEmpty)
+        for item in try store.items(matching: key, scope: []) { try store.delete(item) }
+        #expect(try store.items(matching: key, scope: []).isEmpty)
     }
 
     @Test("deleting an item another program deleted since the search succeeds; a delete reads no attributes")
     func deleteGone() throws {
         let key = try key()
         try store.add(Self.one, for: key, binding: nil)
-        let found = try store.items(matching: key, details: [.otherNames])
+        let found = try store.items(matching: key, scope: [.otherNames])
         #expect(found.count == 1)
         #expect(found.first?.attributes == nil)
         let other = Self.newStore()
         for item in found { try other.delete(item) }
         for item in found { try store.delete(item) }
-        #expect(try store.items(matching: key, details: [.otherNames]).isEmpty)
+        #expect(try store.items(matching: key, scope: [.otherNames]).isEmpty)
     }
 
     @Test("duplicates come back with metadata, and keyid's writes leave exactly one")
@@ -134,7 +132,7 @@ struct SecretServiceStoreTests {
         let key = try key()
         try store.add(Self.one, for: key, binding: nil)
         try store.add(Self.two, for: key, binding: nil)
-        let items = try store.items(matching: key, details: [.secrets])
+        let items = try store.items(matching: key, scope: [.secrets])
         #expect(items.count == 2)
         #expect(items.allSatisfy { $0.created != nil })
         let first = try #require(items.first { $0.secret == Array(Self.one.uuidString.utf8) })
@@ -150,7 +148,7 @@ struct SecretServiceStoreTests {
         #expect(chosen.id == winner)
         let (rotated, previous) = try ids.rotate(key, metadata: false)
         #expect(previous == winner)
-        #expect(try store.items(matching: key, details: []).count == 1)
+        #expect(try store.items(matching: key, scope: []).count == 1)
         #expect(try ids.get(key, metadata: false).id == rotated.id)
     }
 

@@ -48,8 +48,8 @@ struct CloneSignalTests {
         let machine = try #require(MachineID(text: Array("0123456789abcdef0123456789abcdef".utf8)))
         let other = try #require(MachineID(text: Array("fedcba9876543210fedcba9876543210".utf8)))
         let values = Self.template.mapValues { Array($0.utf8) }
-        let binding = try #require(MachineSignals(machineID: { machine }, value: { values[$0] }).binding)
-        let elsewhere = MachineSignals(machineID: { other }, value: { values[$0] }).binding
+        let binding = try #require(MachineSignals(FixedMachine(machine, values: Self.template)).binding)
+        let elsewhere = MachineSignals(FixedMachine(other, values: Self.template)).binding
         #expect(binding.hashes[.machineID] == machine.binding)
         for signal in [MachineSignal.cloudInstance, .productUUID] {
             let hash = try #require(binding.hashes[signal])
@@ -59,7 +59,7 @@ struct CloneSignalTests {
             #expect(hash != Hex.string(SHA256.hash(values[signal]!).prefix(16)), "keyed, not a plain hash")
         }
         #expect(binding.hashes[.cloudInstance] != binding.hashes[.productUUID])
-        let bare = MachineSignals(machineID: { machine }, value: { _ in nil }).binding
+        let bare = MachineSignals(FixedMachine(machine)).binding
         #expect(bare?.attributes == ["keyid-machine": machine.binding, "keyid-instance": "", "keyid-product": ""])
         #expect(MachineSignals.none.binding == nil)
     }
@@ -175,7 +175,7 @@ struct CloneSignalTests {
             DeviceIDUseCases(
                 store: sandbox.store(), serializer: LockFileSerializer { lockDirectory },
                 generate: DeviceID.random,
-                signals: MachineSignals(machineID: { machine }, value: { values[$0].map { Array($0.utf8) } }))
+                signals: MachineSignals(FixedMachine(machine, values: values)))
         }
         let key = try ItemKey(service: "keyid", account: "device-id")
         let read = try useCases(Self.clone).get(key)
@@ -225,10 +225,11 @@ struct CloneSignalTests {
         func ids(_ policy: ClonePolicy) -> DeviceIDs {
             let current = values
             return DeviceIDs(
-                options: .init(onClone: policy), store: { store }, serializer: Unserialized(),
-                generate: DeviceID.random,
-                machineID: { MachineID(text: Array("0123456789abcdef0123456789abcdef".utf8))! },
-                signal: { current[$0].map { Array($0.utf8) } })
+                options: .init(onClone: policy),
+                dependencies: .init(
+                    storage: GivenStorage(store),
+                    machine: FixedMachine(
+                        MachineID(text: Array("0123456789abcdef0123456789abcdef".utf8))!, values: current)))
         }
         let key = try ItemKey(service: "com.example.app", account: "device-id")
         let first = try ids(.warn).getOrCreate(service: key.service, account: key.account)
@@ -274,13 +275,13 @@ final class UnreadableValues: SecretStore {
             SecretServiceFailure(operation: "GetSecrets", domain: "", code: 0, message: "no value"))
     ) { self.failure = failure }
 
-    func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
-        if details.contains(.secrets) { throw failure }
-        return try inner.items(matching: key, details: details)
+    func items(matching key: ItemKey, scope: ReadScope) throws(KeyIDError) -> [StoredItem] {
+        if scope.contains(.secrets) { throw failure }
+        return try inner.items(matching: key, scope: scope)
     }
 
-    func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
-        try inner.managedItems(service: service, details: details)
+    func managedItems(service: String?, scope: ReadScope) throws(KeyIDError) -> [StoredItem] {
+        try inner.managedItems(service: service, scope: scope)
     }
 
     func add(_ new: NewItem) throws(KeyIDError) { try inner.add(new) }

@@ -30,15 +30,15 @@ struct FileBackendCommandTests {
         #expect(created.status == 0)
         #expect(keyid.run("create").status == 3)
         #expect(keyid.run("get").stdout == created.stdout)
-        let handle = try #require(try store.items(matching: Self.key, details: []).first?.handle)
+        let handle = try #require(try store.items(matching: Self.key, scope: []).first?.handle)
         let rotated = keyid.run("rotate")
         #expect(rotated.stdout != created.stdout)
-        #expect(try store.items(matching: Self.key, details: []).map(\.handle) == [handle])
+        #expect(try store.items(matching: Self.key, scope: []).map(\.handle) == [handle])
         #expect(keyid.run("get", "--format", "urn").stdout == "urn:uuid:" + rotated.stdout)
         #expect(keyid.run("delete").status == 0)
         #expect(keyid.run("delete").status == 1)
         #expect(keyid.run("delete", "--force").status == 0)
-        #expect(try store.items(matching: Self.key, details: []).isEmpty)
+        #expect(try store.items(matching: Self.key, scope: []).isEmpty)
     }
 
     @Test("get --create creates once; rotate keeps the created time")
@@ -46,9 +46,9 @@ struct FileBackendCommandTests {
         let (keyid, store) = Self.harness()
         let outputs = (0..<5).map { _ in keyid.run("get", "--create").stdout }
         #expect(Set(outputs).count == 1)
-        let before = try #require(try store.items(matching: Self.key, details: [.metadata]).first)
+        let before = try #require(try store.items(matching: Self.key, scope: [.labelAndTimes]).first)
         _ = keyid.run("rotate")
-        let after = try #require(try store.items(matching: Self.key, details: [.metadata]).first)
+        let after = try #require(try store.items(matching: Self.key, scope: [.labelAndTimes]).first)
         #expect(after.created == before.created)
         #expect(after.attributes?["keyid"] == "1")
     }
@@ -87,7 +87,7 @@ struct FileBackendCommandTests {
         for arguments in [["create", "--service", ""], ["get", "--create", "--bogus"], ["rotate", "--value", "x"]] {
             #expect(keyid.run(arguments).status == 2)
         }
-        #expect(try store.managedItems(service: nil, details: []).isEmpty)
+        #expect(try store.managedItems(service: nil, scope: []).isEmpty)
     }
 
     @Test("clone detection and list")

@@ -30,7 +30,7 @@ extension FileStoreTests {
     func damaged(text: String) throws {
         let sandbox = try FileStoreSandbox()
         try sandbox.write(text, to: "keyid@device-id.id")
-        let item = try #require(try sandbox.store().items(matching: key, details: [.secrets]).first)
+        let item = try #require(try sandbox.store().items(matching: key, scope: [.secrets]).first)
         #expect(item.secret == Array(text.utf8))
         #expect(item.label == nil)
         #expect(item.attributes == ["service": "keyid", "account": "device-id"])
@@ -52,14 +52,14 @@ extension FileStoreTests {
         let sandbox = try FileStoreSandbox()
         try sandbox.write("0F8FAD5B-D9CB-469F-A165-70867728950E\n", to: "keyid@device-id.id")
         #expect(try sandbox.useCases().get(key).id == first)
-        #expect(try sandbox.store().managedItems(service: nil, details: []).map(\.key) == [key])
+        #expect(try sandbox.store().managedItems(service: nil, scope: []).map(\.key) == [key])
     }
 
     @Test("an oversized file is damaged, read as its first 64 KiB")
     func oversized() throws {
         let sandbox = try FileStoreSandbox()
         try sandbox.write(String(repeating: "x", count: 100_000), to: "keyid@device-id.id")
-        let item = try #require(try sandbox.store().items(matching: key, details: [.secrets]).first)
+        let item = try #require(try sandbox.store().items(matching: key, scope: [.secrets]).first)
         #expect(item.secret?.count == ItemDirectory.maximumFileSize)
         #expect(throws: KeyIDError.invalidStoredValue(key)) { try sandbox.useCases().get(key) }
     }
@@ -72,14 +72,14 @@ extension FileStoreTests {
         for name in ["README", "a.id", ".keyid-0123.tmp", "x@y.id.bak", "sha256-zz.id", "a%2fb@c.id"] {
             try sandbox.write("junk\n", to: name)
         }
-        #expect(try store.managedItems(service: nil, details: []).map(\.key) == [key])
+        #expect(try store.managedItems(service: nil, scope: []).map(\.key) == [key])
         let hashed = "sha256-" + String(repeating: "0", count: 64) + ".id"
         try sandbox.write("junk\n", to: hashed)
-        let items = try store.managedItems(service: nil, details: [.secrets])
+        let items = try store.managedItems(service: nil, scope: [.secrets])
         #expect(items.count == 2)
         #expect(
             items.contains { $0.handle.hasSuffix(hashed) && $0.attributes == nil && $0.secret == Array("junk\n".utf8) })
-        #expect(try store.managedItems(service: "keyid", details: []).map(\.key) == [key])
+        #expect(try store.managedItems(service: "keyid", scope: []).map(\.key) == [key])
     }
 
     @Test("the use cases run over a file store: create, get, get-or-create, rotate, delete")
@@ -154,7 +154,7 @@ extension FileStoreTests {
                 Result { () throws(KeyIDError) in
                     let store = FileStore(directory: directory)
                     for id in ids {
-                        let item = try store.items(matching: key, details: []).first!
+                        let item = try store.items(matching: key, scope: []).first!
                         try store.replace(item, with: DeviceID(id)!, for: key, binding: nil)
                     }
                     return ids.count
@@ -166,7 +166,7 @@ extension FileStoreTests {
                     let store = FileStore(directory: directory)
                     var reads = 0
                     while !results.isFinished(1) || reads < 100 {
-                        let items = try store.items(matching: key, details: [.secrets])
+                        let items = try store.items(matching: key, scope: [.secrets])
                         guard items.count == 1, let item = items.first, item.label == key.label,
                             let secret = item.secret, written.contains(String(decoding: secret, as: UTF8.self))
                         else { throw .lockFile("torn read: \(items)") }
@@ -194,14 +194,15 @@ extension FileStoreTests {
         try sandbox.write(String(full.prefix(20)), to: ".keyid-00000000000000aa.tmp")
         try sandbox.write("", to: ".keyid-00000000000000bb.tmp")
         #expect(try sandbox.useCases(store: store).get(key).id == first)
-        #expect(try store.managedItems(service: nil, details: [.secrets]).map(\.key) == [key])
+        #expect(try store.managedItems(service: nil, scope: [.secrets]).map(\.key) == [key])
 
-        let item = try #require(try store.items(matching: key, details: []).first)
+        let item = try #require(try store.items(matching: key, scope: []).first)
         try store.replace(item, with: second, for: key, binding: nil)
         #expect(try sandbox.names().count == 3, "fresh temporaries may belong to running writers")
 
         let later = FileStore(
-            directory: sandbox.directory, now: { UInt64(time(nil)) + ItemDirectory.staleTemporaryAge })
+            directory: sandbox.directory,
+            clock: FixedClock(secondsSinceEpoch: UInt64(time(nil)) + ItemDirectory.staleTemporaryAge))
         try later.replace(item, with: first, for: key, binding: nil)
         #expect(try sandbox.names() == ["keyid@device-id.id"])
         #expect(try sandbox.useCases().get(key).id == first)

@@ -23,7 +23,7 @@ final class FileStoreSandbox {
 
     /// A store over the sandbox's directory, on the sandbox's clock.
     func store() -> FileStore {
-        FileStore(directory: directory, now: { [unowned self] in self.time })
+        FileStore(directory: directory, clock: SandboxClock(sandbox: self))
     }
 
     /// The use cases over a fresh store, serialised by a real lock file in the sandbox.
@@ -77,6 +77,12 @@ func isFileStoreFailure(_ error: any Error, _ systemCall: SystemCallError) -> Bo
     return failure.systemCall == systemCall
 }
 
+/// The clock of a sandbox's stores: its ``FileStoreSandbox/time``.
+struct SandboxClock: WallClock {
+    unowned let sandbox: FileStoreSandbox
+    var secondsSinceEpoch: UInt64 { sandbox.time }
+}
+
 @Suite("File store", .tags(.files))
 struct FileStoreTests {
     /// How many times larger than in CI the counts are (`make stress` sets it).
@@ -89,7 +95,7 @@ struct FileStoreTests {
     func roundTrip() throws {
         let sandbox = try FileStoreSandbox()
         let store = sandbox.store()
-        #expect(try store.items(matching: key, details: [.secrets]).isEmpty)
+        #expect(try store.items(matching: key, scope: [.secrets]).isEmpty)
         try store.add(first, for: key, binding: nil)
         #expect(try sandbox.names() == ["keyid@device-id.id"])
         #expect(
@@ -105,18 +111,18 @@ struct FileStoreTests {
 
                 """)
 
-        let found = try #require(try store.items(matching: key, details: [.secrets, .metadata]).first)
+        let found = try #require(try store.items(matching: key, scope: [.secrets, .labelAndTimes]).first)
         #expect(
             found
                 == StoredItem(
                     handle: sandbox.directory + "/keyid@device-id.id", secret: Array(first.uuidString.utf8),
                     label: key.label, created: 1_700_000_000, modified: 1_700_000_000,
                     attributes: fileStoreAttributes(key)))
-        #expect(try store.items(matching: key, details: [.metadata]).first?.secret == nil)
+        #expect(try store.items(matching: key, scope: [.labelAndTimes]).first?.secret == nil)
 
         sandbox.time += 100
         try store.replace(found, with: second, for: key, binding: MachineBinding(machine: "abc"))
-        let rebound = try #require(try store.items(matching: key, details: [.secrets]).first)
+        let rebound = try #require(try store.items(matching: key, scope: [.secrets]).first)
         #expect(rebound.secret == Array(second.uuidString.utf8))
         #expect(rebound.created == 1_700_000_000)
         #expect(rebound.modified == 1_700_000_100)
@@ -126,13 +132,13 @@ struct FileStoreTests {
 
         let other = try ItemKey(service: "other", account: "device-id")
         try store.add(first, for: other, binding: nil)
-        #expect(Set(try store.managedItems(service: nil, details: []).compactMap(\.key)) == [key, other])
-        #expect(try store.managedItems(service: "other", details: [.secrets]).map(\.key) == [other])
-        #expect(try store.managedItems(service: "none", details: []).isEmpty)
-        #expect(try store.managedItems(service: nil, details: []).allSatisfy { $0.secret == nil })
+        #expect(Set(try store.managedItems(service: nil, scope: []).compactMap(\.key)) == [key, other])
+        #expect(try store.managedItems(service: "other", scope: [.secrets]).map(\.key) == [other])
+        #expect(try store.managedItems(service: "none", scope: []).isEmpty)
+        #expect(try store.managedItems(service: nil, scope: []).allSatisfy { $0.secret == nil })
 
         try store.delete(rebound)
-        #expect(try store.items(matching: key, details: []).isEmpty)
+        #expect(try store.items(matching: key, scope: []).isEmpty)
         #expect(try sandbox.names() == ["other@device-id.id"])
     }
 
@@ -175,12 +181,12 @@ struct FileStoreTests {
         } else {
             #expect(FileNames.key(fromFileName: name) == key)
         }
-        let found = try #require(try store.items(matching: key, details: [.secrets]).first)
+        let found = try #require(try store.items(matching: key, scope: [.secrets]).first)
         #expect(found.secret == Array(first.uuidString.utf8))
         #expect(found.key == key)
-        #expect(try store.managedItems(service: service, details: []).map(\.key) == [key])
+        #expect(try store.managedItems(service: service, scope: []).map(\.key) == [key])
         try store.replace(found, with: second, for: key, binding: nil)
-        #expect(try store.items(matching: key, details: [.secrets]).first?.secret == Array(second.uuidString.utf8))
+        #expect(try store.items(matching: key, scope: [.secrets]).first?.secret == Array(second.uuidString.utf8))
         try store.delete(found)
         #expect(try sandbox.names().isEmpty)
     }
@@ -201,14 +207,14 @@ struct FileStoreTests {
         let sandbox = try FileStoreSandbox()
         let deep = sandbox.root + "/state/deeper/keyid"
         let store = FileStore(directory: deep)
-        #expect(try store.items(matching: key, details: []).isEmpty)
+        #expect(try store.items(matching: key, scope: []).isEmpty)
         #expect(!FileManager.default.fileExists(atPath: sandbox.root + "/state"), "a read creates nothing")
         try store.add(first, for: key, binding: nil)
         #expect(try sandbox.mode(sandbox.root + "/state") == 0o700)
         #expect(try sandbox.mode(sandbox.root + "/state/deeper") == 0o700)
         #expect(try sandbox.mode(deep) == 0o700)
         #expect(try sandbox.mode(deep + "/keyid@device-id.id") == 0o600)
-        let item = try #require(try store.items(matching: key, details: []).first)
+        let item = try #require(try store.items(matching: key, scope: []).first)
         try store.replace(item, with: second, for: key, binding: nil)
         #expect(try sandbox.mode(deep + "/keyid@device-id.id") == 0o600)
     }
@@ -240,7 +246,7 @@ struct FileStoreTests {
             atPath: sandbox.directory, withDestinationPath: sandbox.root + "/elsewhere")
         let store = sandbox.store()
         #expect { try store.add(first, for: key, binding: nil) } throws: { fileStoreError($0, "is a symbolic link") }
-        #expect { try store.items(matching: key, details: []) } throws: { fileStoreError($0, "symbolic link") }
+        #expect { try store.items(matching: key, scope: []) } throws: { fileStoreError($0, "symbolic link") }
         // O_DIRECTORY with O_NOFOLLOW: Linux says ENOTDIR of a link, where a file gets ELOOP.
         #expect { try store.existingDirectory() } throws: {
             isFileStoreFailure($0, SystemCallError("openat", errno: ENOTDIR))
@@ -267,16 +273,16 @@ struct FileStoreTests {
         let sandbox = try FileStoreSandbox()
         let store = sandbox.store()
         try store.add(first, for: key, binding: nil)
-        let item = try #require(try store.items(matching: key, details: []).first)
+        let item = try #require(try store.items(matching: key, scope: []).first)
         let target = sandbox.root + "/target"
         #expect(FileManager.default.createFile(atPath: target, contents: Data("secret\n".utf8)))
         try FileManager.default.removeItem(atPath: sandbox.directory + "/keyid@device-id.id")
         try FileManager.default.createSymbolicLink(
             atPath: sandbox.directory + "/keyid@device-id.id", withDestinationPath: target)
-        #expect { try store.items(matching: key, details: [.secrets]) } throws: {
+        #expect { try store.items(matching: key, scope: [.secrets]) } throws: {
             fileStoreError($0, "is a symbolic link; remove it")
         }
-        #expect { try store.managedItems(service: nil, details: []) } throws: {
+        #expect { try store.managedItems(service: nil, scope: []) } throws: {
             fileStoreError($0, "is a symbolic link")
         }
         #expect { try store.replace(item, with: second, for: key, binding: nil) } throws: {
@@ -293,7 +299,7 @@ struct FileStoreTests {
         let sandbox = try FileStoreSandbox()
         try FileManager.default.createDirectory(
             atPath: sandbox.directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
-        #expect { try sandbox.store().items(matching: key, details: []) } throws: {
+        #expect { try sandbox.store().items(matching: key, scope: []) } throws: {
             fileStoreError($0, "chmod 700")
         }
     }
@@ -306,7 +312,7 @@ struct FileStoreTests {
         try FileManager.default.createDirectory(
             atPath: sandbox.directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         chown(sandbox.directory, 65534, 65534)
-        #expect { try sandbox.store().items(matching: key, details: []) } throws: {
+        #expect { try sandbox.store().items(matching: key, scope: []) } throws: {
             fileStoreError($0, "belongs to user 65534, not to you")
         }
         #expect { try sandbox.store().add(first, for: key, binding: nil) } throws: {
@@ -314,7 +320,7 @@ struct FileStoreTests {
         }
         chown(sandbox.directory, 0, 0)
         chown(sandbox.root, 65534, 65534)
-        #expect { try sandbox.store().items(matching: key, details: []) } throws: {
+        #expect { try sandbox.store().items(matching: key, scope: []) } throws: {
             fileStoreError($0, "point XDG_STATE_HOME at your own state directory")
         }
     }
@@ -326,13 +332,13 @@ struct FileStoreTests {
         try store.add(first, for: key, binding: nil)
         if geteuid() == 0 {
             chown(sandbox.directory + "/keyid@device-id.id", 65534, 65534)
-            #expect { try store.items(matching: key, details: [.secrets]) } throws: {
+            #expect { try store.items(matching: key, scope: [.secrets]) } throws: {
                 fileStoreError($0, "belongs to user 65534, not to you; remove it")
             }
         }
         try FileManager.default.removeItem(atPath: sandbox.directory + "/keyid@device-id.id")
         #expect(mkfifo(sandbox.directory + "/keyid@device-id.id", 0o600) == 0)
-        #expect { try store.items(matching: key, details: [.secrets]) } throws: {
+        #expect { try store.items(matching: key, scope: [.secrets]) } throws: {
             fileStoreError($0, "is not a plain file")
         }
     }
@@ -345,7 +351,7 @@ struct FileStoreTests {
         for handle in ["/etc/passwd", sandbox.directory + "/../x@y.id", sandbox.directory + "/.keyid-1.tmp", ""] {
             #expect { try store.delete(StoredItem(handle: handle)) } throws: { fileStoreError($0, "is not an ID file") }
         }
-        let item = try #require(try store.items(matching: key, details: []).first)
+        let item = try #require(try store.items(matching: key, scope: []).first)
         #expect {
             try store.replace(item, with: second, for: try ItemKey(service: "s", account: "a"), binding: nil)
         } throws: {

@@ -80,8 +80,10 @@ struct LabelTests {
     func library() throws {
         let store = MemoryStore()
         let ids = DeviceIDs(
-            options: .init(), store: { store }, serializer: Unserialized(), generate: DeviceID.random,
-            machineID: { MachineID(text: Array("0123456789abcdef0123456789abcdef".utf8))! }, signal: { _ in nil })
+            options: .init(),
+            dependencies: .init(
+                storage: GivenStorage(store),
+                machine: FixedMachine(MachineID(text: Array("0123456789abcdef0123456789abcdef".utf8))!)))
         let key = try ItemKey(service: "s", account: "a")
         #expect(throws: KeyIDError.usage("the label contains a control character")) {
             try ids.create(key, details: ItemDetails(label: "a\u{1B}[31m"))

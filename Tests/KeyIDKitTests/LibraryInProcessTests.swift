@@ -20,9 +20,11 @@ struct LibraryInProcessTests {
         lockDirectory: String = NSTemporaryDirectory() + "keyid-library-\(UUID().uuidString)"
     ) -> DeviceIDs {
         DeviceIDs(
-            options: options, store: { store },
-            serializer: LockFileSerializer(waitingAtMost: .seconds(5)) { lockDirectory },
-            generate: DeviceID.random, machineID: { machine }, signal: { _ in nil })
+            options: options,
+            dependencies: .init(
+                storage: GivenStorage(
+                    store, serializer: LockFileSerializer(waitingAtMost: .seconds(5)) { lockDirectory }),
+                machine: FixedMachine(machine)))
     }
 
     @Test("a service or account keyid would refuse is a usage error, and nothing is stored")
@@ -145,10 +147,11 @@ struct LibraryInProcessTests {
         let held = try LockFile.acquire(in: directory)
         defer { withExtendedLifetime(held) {} }
         let ids = DeviceIDs(
-            options: .init(), store: { MemoryStore() },
-            serializer: LockFileSerializer(waitingAtMost: .milliseconds(200)) { directory },
-            generate: { DeviceID("33333333-3333-4333-8333-333333333333")! }, machineID: { Self.here },
-            signal: { _ in nil })
+            options: .init(),
+            dependencies: .init(
+                storage: GivenStorage(
+                    MemoryStore(), serializer: LockFileSerializer(waitingAtMost: .milliseconds(200)) { directory }),
+                machine: FixedMachine(Self.here), generate: { DeviceID("33333333-3333-4333-8333-333333333333")! }))
         let start = ContinuousClock.now
         do {
             _ = try ids.getOrCreate(service: key.service, account: key.account)

@@ -17,11 +17,7 @@ struct MachineIDFileTests {
         return try DeviceIDs(
             backend: .secretService, options: options,
             dependencies: DeviceIDs.Dependencies(
-                openStore: { _, _ in MemoryStore() }, serializer: { _ in Unserialized() }, generate: DeviceID.random,
-                readMachineID: { path in
-                    reads.paths.append(path)
-                    return machine
-                }, readSignal: { _ in nil }))
+                storage: GivenStorage(MemoryStore()), machine: RecordingMachine(reads: reads, machine: machine)))
     }
 
     @Test("the library reads /etc/machine-id unless machineIDFile names another file, and reads it once")
@@ -47,4 +43,18 @@ struct MachineIDFileTests {
         #expect(try file(.get, [:]) == nil)
         #expect(try file(.list, ["KEYID_MACHINE_ID_FILE": "/tmp/m"]) == nil)
     }
+}
+
+/// A machine whose machine ID is `machine`, wherever it is read from; each path asked for is
+/// recorded in `reads`.
+private struct RecordingMachine: Machine {
+    let reads: MachineIDFileTests.Reads
+    let machine: MachineID
+
+    func machineID(at path: String) throws(KeyIDError) -> MachineID {
+        reads.paths.append(path)
+        return machine
+    }
+
+    func value(of signal: MachineSignal) -> [UInt8]? { nil }
 }

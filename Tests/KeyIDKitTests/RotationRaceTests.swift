@@ -12,9 +12,12 @@ struct RotationRaceTests {
 
     static func ids(_ store: MemoryStore, _ serializer: any WriteSerializer, instance: String) -> DeviceIDs {
         DeviceIDs(
-            options: .init(onClone: .rotate), store: { store }, serializer: serializer, generate: DeviceID.random,
-            machineID: { MachineID(text: Array("0123456789abcdef0123456789abcdef".utf8))! },
-            signal: { $0 == .cloudInstance ? Array(instance.utf8) : nil })
+            options: .init(onClone: .rotate),
+            dependencies: .init(
+                storage: GivenStorage(store, serializer: serializer),
+                machine: FixedMachine(
+                    MachineID(text: Array("0123456789abcdef0123456789abcdef".utf8))!,
+                    values: [.cloudInstance: instance])))
     }
 
     @Test("two runs on a fresh clone: the second finds the first's ID under the lock and keeps it")

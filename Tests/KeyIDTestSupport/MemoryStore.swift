@@ -56,14 +56,14 @@ package final class MemoryStore: SecretStore {
         return handle
     }
 
-    package func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+    package func items(matching key: ItemKey, scope: ReadScope) throws(KeyIDError) -> [StoredItem] {
         try check()
-        return search(key.attributes, details)
+        return search(key.attributes, scope)
     }
 
-    package func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+    package func managedItems(service: String?, scope: ReadScope) throws(KeyIDError) -> [StoredItem] {
         try check()
-        return search([ItemKey.markerAttribute] + (service.map { [(ItemKey.serviceAttribute, $0)] } ?? []), details)
+        return search([AttributeName.markerPair] + (service.map { [(AttributeName.service, $0)] } ?? []), scope)
     }
 
     package func add(_ new: NewItem) throws(KeyIDError) {
@@ -111,10 +111,10 @@ package final class MemoryStore: SecretStore {
         try wrote()
     }
 
-    private func search(_ wanted: [(String, String)], _ details: LookupDetails) -> [StoredItem] {
+    private func search(_ wanted: [(String, String)], _ scope: ReadScope) -> [StoredItem] {
         entries.filter { _, entry in wanted.allSatisfy { entry.attributes[$0.0] == $0.1 } }.map { handle, entry in
             StoredItem(
-                handle: handle, secret: details.contains(.secrets) ? entry.secret : nil, label: entry.label,
+                handle: handle, secret: scope.contains(.secrets) ? entry.secret : nil, label: entry.label,
                 created: entry.created, modified: entry.modified, attributes: entry.attributes)
         }
     }
@@ -155,5 +155,71 @@ package struct Unserialized: WriteSerializer {
 
     package func exclusively<T>(_ body: () throws(KeyIDError) -> T) throws(KeyIDError) -> T {
         try body()
+    }
+}
+
+/// Storage that hands out one given store and serialiser, and tells `opened` of each store it
+/// opens: the backend and the library's options it is opened with.
+package struct GivenStorage: Storage {
+    let store: any SecretStore
+    let writes: any WriteSerializer
+    let opened: ((DeviceIDs.Backend, DeviceIDs.Options) -> Void)?
+
+    package init(
+        _ store: any SecretStore, serializer: any WriteSerializer = Unserialized(),
+        opened: ((DeviceIDs.Backend, DeviceIDs.Options) -> Void)? = nil
+    ) {
+        self.store = store
+        self.writes = serializer
+        self.opened = opened
+    }
+
+    package func openStore(_ backend: DeviceIDs.Backend, _ options: DeviceIDs.Options) -> any SecretStore {
+        opened?(backend, options)
+        return store
+    }
+
+    package func serializer(_ options: DeviceIDs.Options) -> any WriteSerializer { writes }
+}
+
+/// A machine with the given machine ID (`nil`: it cannot be read) and values of the other
+/// signals (one not given cannot be read).
+package struct FixedMachine: Machine {
+    let id: MachineID?
+    let values: [MachineSignal: [UInt8]]
+
+    package init(_ id: MachineID?, values: [MachineSignal: String] = [:]) {
+        self.id = id
+        self.values = values.mapValues { Array($0.utf8) }
+    }
+
+    package func machineID(at path: String) throws(KeyIDError) -> MachineID {
+        guard let id else { throw .machineID("no machine ID here") }
+        return id
+    }
+
+    package func value(of signal: MachineSignal) -> [UInt8]? { values[signal] }
+}
+
+/// A clock that always says the same time.
+package struct FixedClock: WallClock {
+    package var secondsSinceEpoch: UInt64
+
+    package init(secondsSinceEpoch: UInt64) {
+        self.secondsSinceEpoch = secondsSinceEpoch
+    }
+}
+
+extension SecretStore {
+    /// Adds `id` for `key` with the default label (see ``SecretStore/add(_:)``).
+    package func add(_ id: DeviceID, for key: ItemKey, binding: MachineBinding?) throws(KeyIDError) {
+        try add(NewItem(id: id, key: key, binding: binding))
+    }
+
+    /// Replaces `item`'s value with `id`, keeping its label (see ``SecretStore/replace(_:with:)``).
+    package func replace(_ item: StoredItem, with id: DeviceID, for key: ItemKey, binding: MachineBinding?)
+        throws(KeyIDError)
+    {
+        try replace(item, with: NewItem(id: id, key: key, binding: binding))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import KeyIDKit
+import Synchronization
 import Testing
 
 extension Tag {
@@ -102,14 +103,7 @@ struct InProcess {
             environment: ProcessEnvironment(environment, malformed: malformed),
             readInput: { limit in Array(input.prefix(limit + 1)) }, inputIsTerminal: inputIsTerminal,
             dependencies: DeviceIDs.Dependencies(
-                openStore: { backend, options in
-                    opened?(backend, options)
-                    return store
-                }, serializer: { _ in Unserialized() }, generate: DeviceID.random,
-                readMachineID: { _ throws(KeyIDError) in
-                    guard let machine else { throw .machineID("no machine ID here") }
-                    return machine
-                }, readSignal: { signals[$0].map { Array($0.utf8) } }),
+                storage: GivenStorage(store, opened: opened), machine: FixedMachine(machine, values: signals)),
             usesWatchdog: false,
             actAs: { name throws(KeyIDError) in throw .usage("--user: there is no user named '\(name)'") })
         let status = KeyIDCommand.run(arguments, context: context)
@@ -319,4 +313,20 @@ struct HelperFailure: Error {
 /// A value parsed as keyid's JSON output.
 func parseJSON(_ text: String) throws -> [String: Any] {
     try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
+}
+
+/// Collects text in memory, for tests.
+package final class BufferSink: TextSink {
+    private let storage = Mutex("")
+
+    package init() {}
+
+    package func write(_ text: String) {
+        storage.withLock { $0 += text }
+    }
+
+    /// Everything written so far.
+    package var text: String {
+        storage.withLock { $0 }
+    }
 }

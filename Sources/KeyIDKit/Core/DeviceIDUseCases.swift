@@ -35,7 +35,7 @@ package struct DeviceIDUseCases {
 
     private func read(_ key: ItemKey, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
         let items = try store.items(
-            matching: key, details: metadata ? [.secrets, .metadata] : [.secrets, .attributes])
+            matching: key, scope: metadata ? [.secrets, .labelAndTimes] : [.secrets, .attributes])
         guard let chosen = DuplicateRule.choose(items) else { throw .notFound(key) }
         guard let id = DeviceID(parsing: chosen.secret ?? []) else { throw .invalidStoredValue(key) }
         var record = DeviceRecord(id: id, key: key, item: chosen, duplicates: items.count - 1)
@@ -48,7 +48,7 @@ package struct DeviceIDUseCases {
         _ key: ItemKey, id: DeviceID? = nil, details: ItemDetails = ItemDetails(), metadata: Bool
     ) throws(KeyIDError) -> DeviceRecord {
         try serializer.exclusively { () throws(KeyIDError) in
-            guard try store.items(matching: key, details: [.otherNames, .valueToWrite]).isEmpty else {
+            guard try store.items(matching: key, scope: [.otherNames, .valueToWrite]).isEmpty else {
                 throw .alreadyExists(key)
             }
             return try add(newItem(key, id ?? generate(), details), metadata: metadata)
@@ -108,12 +108,12 @@ package struct DeviceIDUseCases {
     {
         let items: [StoredItem]
         do throws(KeyIDError) {
-            items = try store.items(matching: key, details: [.secrets, .attributes, .otherNames])
+            items = try store.items(matching: key, scope: [.secrets, .attributes, .otherNames])
         } catch .failed(.keyring(let failure)) where failure.isValueNotHandedBack {
             // A value the provider cannot hand back must not stop a rotation, which repairs
             // such items: look again without it, and the previous ID is unknown. Any other
             // failure (a lost connection, the lock file) stops it.
-            items = try store.items(matching: key, details: [.attributes, .otherNames, .valueToWrite])
+            items = try store.items(matching: key, scope: [.attributes, .otherNames, .valueToWrite])
         }
         guard let chosen = DuplicateRule.choose(items) else { throw .notFound(key) }
         let newID = id ?? generate()
@@ -134,7 +134,7 @@ package struct DeviceIDUseCases {
     @discardableResult
     package func delete(_ key: ItemKey, force: Bool) throws(KeyIDError) -> Int {
         try serializer.exclusively { () throws(KeyIDError) in
-            let items = try store.items(matching: key, details: [.otherNames])
+            let items = try store.items(matching: key, scope: [.otherNames])
             if items.isEmpty, !force { throw .notFound(key) }
             for item in items {
                 try store.delete(item)
@@ -180,7 +180,68 @@ package struct DeviceIDUseCases {
         let order: (StoredItem) -> (String, String, UInt64, String) = {
             ($0.key?.service ?? "", $0.key?.account ?? "", $0.created ?? 0, $0.handle)
         }
-        return try store.managedItems(service: service, details: secrets ? [.secrets, .metadata] : [.metadata])
+        return try store.managedItems(service: service, scope: secrets ? [.secrets, .labelAndTimes] : [.labelAndTimes])
             .sorted { order($0) < order($1) }
+    }
+}
+
+/// An ID as found in (or just written to) a store.
+public struct DeviceRecord: Equatable, Sendable {
+    /// The ID.
+    public var id: DeviceID
+    /// The service and account it is stored for.
+    public var key: ItemKey
+    /// The item the ID lives in.
+    public var item: StoredItem
+    /// How many other items matched the same service and account.
+    public var duplicates: Int
+    /// Whether the item is bound to another machine: a signal recorded beside it differs from
+    /// this machine's (``differingSignals``).
+    public var cloned = false
+    /// The signals recorded beside the item that differ from this machine's; empty when none
+    /// does (or none could be compared).
+    public var differingSignals: [MachineSignal] = [] {
+        didSet { cloned = !differingSignals.isEmpty }
+    }
+}
+
+/// What a read does when the stored ID was bound to another machine (a cloned disk, a restored
+/// home directory): `keyid get --on-clone`, and ``DeviceIDs/Options/onClone``.
+public enum ClonePolicy: String, CaseIterable, Sendable {
+    /// Keep the ID and warn: the library returns ``DeviceIDs/Warning/storedOnAnotherMachine``,
+    /// the command prints the ID and a warning on standard error.
+    case warn
+    /// Refuse it: ``KeyIDError/cloned(_:)`` (the command prints nothing and exits 9).
+    case fail
+    /// Replace the ID with a new one, bound to this machine, and return (print) that.
+    case rotate
+}
+
+/// Which of several items matching one key holds the ID: the one created first; items
+/// created in the same second are ordered by handle (for the Secret Service, the D-Bus
+/// object path, comparing a trailing item number as a number). The provider's own order is
+/// never used.
+package enum DuplicateRule {
+    /// The item the rule chooses, or `nil` when there is none.
+    package static func choose(_ items: [StoredItem]) -> StoredItem? {
+        items.min { a, b in
+            let ca = a.created ?? .max
+            let cb = b.created ?? .max
+            if ca != cb { return ca < cb }
+            return handleOrder(a.handle, b.handle)
+        }
+    }
+
+    static func handleOrder(_ a: String, _ b: String) -> Bool {
+        let (pa, na) = split(a)
+        let (pb, nb) = split(b)
+        if pa != pb { return pa < pb }
+        if let na, let nb, na != nb { return na < nb }
+        return a < b
+    }
+
+    private static func split(_ handle: String) -> (Substring, UInt64?) {
+        guard let slash = handle.lastIndex(of: "/") else { return (handle[...], UInt64(handle)) }
+        return (handle[..<slash], UInt64(handle[handle.index(after: slash)...]))
     }
 }

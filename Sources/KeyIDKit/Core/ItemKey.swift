@@ -30,32 +30,22 @@ public struct ItemKey: Hashable, Sendable, CustomStringConvertible {
     /// The key an item's attributes name; `nil` when `service` or `account` is missing or
     /// invalid.
     package init?(attributes: [String: String]) {
-        guard let service = attributes[Self.serviceAttribute], let account = attributes[Self.accountAttribute],
+        guard let service = attributes[AttributeName.service], let account = attributes[AttributeName.account],
             let key = try? ItemKey(service: service, account: account)
         else { return nil }
         self = key
     }
 
-    /// The attribute naming the service, as `secret-tool` spells it.
-    package static let serviceAttribute = "service"
-    /// The attribute naming the account, as `secret-tool` spells it.
-    package static let accountAttribute = "account"
-    /// The attribute that marks items keyid created, so that `keyid list` can find them.
-    package static let markerAttribute = ("keyid", "1")
-    /// The attribute holding the hash of the machine ID (see ``MachineID/binding``); the other
-    /// signals' attributes are ``MachineSignal/attribute``.
-    package static let bindingAttribute = "keyid-machine"
-
     /// The attributes keyid looks items up by, exactly what `secret-tool` uses.
     package var attributes: [(String, String)] {
-        [(Self.serviceAttribute, service), (Self.accountAttribute, account)]
+        [(AttributeName.service, service), (AttributeName.account, account)]
     }
 
     /// The attributes keyid stores an ID under: the lookup attributes, its marker and,
     /// when the machine ID is known, the machine binding (one attribute per signal).
     package func storedAttributes(binding: MachineBinding?) -> [String: String] {
         var all = Dictionary(uniqueKeysWithValues: attributes)
-        all[Self.markerAttribute.0] = Self.markerAttribute.1
+        all[AttributeName.marker] = AttributeName.markerValue
         if let binding { all.merge(binding.attributes) { _, new in new } }
         return all
     }
@@ -85,4 +75,29 @@ public struct ItemKey: Hashable, Sendable, CustomStringConvertible {
             throw .usage("\(origin)\(shown.map { " '\($0)'" } ?? "") contains a control character")
         }
     }
+}
+
+/// The names of the attributes keyid reads and writes on a stored item: the one place they
+/// are spelled.
+package enum AttributeName {
+    /// The service, as `secret-tool` spells it.
+    package static let service = "service"
+    /// The account, as `secret-tool` spells it.
+    package static let account = "account"
+    /// The account as Python keyring's Secret Service backend names it. The Secret Service
+    /// store writes it too, so that `keyring get SERVICE ACCOUNT` finds keyid's IDs.
+    package static let pythonKeyringAccount = "username"
+    /// The marker on items keyid created, so that `keyid list` can find them; its value is
+    /// ``markerValue``.
+    package static let marker = "keyid"
+    /// The value of ``marker``.
+    package static let markerValue = "1"
+    /// The marker and its value, as a search asks for them.
+    package static let markerPair = (marker, markerValue)
+    /// The keyed hash of the machine ID (see ``MachineID/binding``).
+    package static let machineID = "keyid-machine"
+    /// The keyed hash of cloud-init's instance ID.
+    package static let cloudInstance = "keyid-instance"
+    /// The keyed hash of the product UUID.
+    package static let productUUID = "keyid-product"
 }

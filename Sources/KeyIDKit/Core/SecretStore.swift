@@ -8,12 +8,12 @@
 /// throws ``KeyIDError/locked(_:)``.
 package protocol SecretStore: AnyObject {
     /// Every item whose attributes include the key's `service` and `account`. When more
-    /// than one matches, metadata is loaded whatever `details` says, so that callers can
-    /// apply the duplicate rule.
-    func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem]
-    /// Every item keyid created (marked with ``ItemKey/markerAttribute``), of one service
-    /// or of all; metadata is always loaded.
-    func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem]
+    /// than one matches, the label and times are loaded whatever `scope` says, so that
+    /// callers can apply the duplicate rule.
+    func items(matching key: ItemKey, scope: ReadScope) throws(KeyIDError) -> [StoredItem]
+    /// Every item keyid created (marked with ``AttributeName/marker``), of one service
+    /// or of all; the label and times are always loaded.
+    func managedItems(service: String?, scope: ReadScope) throws(KeyIDError) -> [StoredItem]
     /// Adds a new item holding `new.id` for `new.key` with `new.label`, marked as keyid's and
     /// bound to the machine `new.binding` names (when known); never replaces an item.
     func add(_ new: NewItem) throws(KeyIDError)
@@ -39,4 +39,128 @@ extension SecretStore {
     package func beginOperation() {}
     /// Stores without a connection never lose one.
     package func reconnect(after error: KeyIDError, rereading: Bool) -> Bool { false }
+}
+
+/// Keeps keyid's own read-modify-write sequences from interleaving, across processes and
+/// (where the implementation says so) across threads.
+package protocol WriteSerializer: Sendable {
+    /// Runs `body` while holding the serialiser.
+    func exclusively<T>(_ body: () throws(KeyIDError) -> T) throws(KeyIDError) -> T
+}
+
+/// What a store's read brings back besides the handles (``SecretStore/items(matching:scope:)``).
+package struct ReadScope: OptionSet, Sendable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
+    /// The stored values.
+    package static let secrets = ReadScope(rawValue: 1)
+    /// The label and the created and modified times, with the attributes.
+    package static let labelAndTimes = ReadScope(rawValue: 2)
+    /// The attributes alone, where fetching the label and times too costs more.
+    package static let attributes = ReadScope(rawValue: 4)
+    /// Also the items other programs keep for the key under other attribute names (Python
+    /// keyring's `username` for the account), even when items by keyid's names exist. Writes
+    /// ask for it, so that they see, replace and remove every item of a key; reads look there
+    /// only when nothing else matches, which costs a search.
+    package static let otherNames = ReadScope(rawValue: 8)
+    /// A value is written next (a create or a rotation): the session it travels in is opened
+    /// with the search. A delete does without.
+    package static let valueToWrite = ReadScope(rawValue: 16)
+}
+
+/// One item in a secret store that matched a lookup.
+public struct StoredItem: Equatable, Sendable {
+    /// Where the item lives: its D-Bus object path, or an opaque name in other stores.
+    public var handle: String
+    /// The stored value, when it was asked for.
+    public var secret: [UInt8]?
+    /// The label, when metadata was asked for.
+    public var label: String?
+    /// Creation time in seconds since the Unix epoch, when metadata was asked for.
+    public var created: UInt64?
+    /// Last modification time in seconds since the Unix epoch, when metadata was asked for.
+    public var modified: UInt64?
+    /// Every attribute of the item, as the store keeps them, when they were asked for. Only
+    /// stores read them; everyone else reads ``key`` and ``binding``.
+    public var attributes: [String: String]? {
+        didSet { (key, binding) = Self.parse(attributes) }
+    }
+    /// The item's service and account, when its attributes are known and name a valid key.
+    public private(set) var key: ItemKey?
+    /// The machine binding stored beside the ID (a keyed hash of the machine ID), if any.
+    public private(set) var binding: String?
+    /// Whether the item lives in a keyring the provider keeps only in memory, which is gone
+    /// at logout.
+    public var isTemporary = false
+
+    /// An item with the given parts; ``key`` and ``binding`` are read from `attributes`.
+    package init(
+        handle: String, secret: [UInt8]? = nil, label: String? = nil, created: UInt64? = nil,
+        modified: UInt64? = nil, attributes: [String: String]? = nil
+    ) {
+        self.handle = handle
+        self.secret = secret
+        self.label = label
+        self.created = created
+        self.modified = modified
+        self.attributes = attributes
+        (key, binding) = Self.parse(attributes)
+    }
+
+    /// The hash recorded for `signal` when the item was stored; `nil` when none was (an ID
+    /// stored by keyid 0.2.0 or earlier, or a signal not readable then).
+    package func recorded(_ signal: MachineSignal) -> String? {
+        guard let value = attributes?[signal.attribute], !value.isEmpty else { return nil }
+        return value
+    }
+
+    private static func parse(_ attributes: [String: String]?) -> (ItemKey?, String?) {
+        guard let attributes else { return (nil, nil) }
+        return (ItemKey(attributes: attributes), attributes[AttributeName.machineID])
+    }
+}
+
+/// One ID as a store writes it: the ID, the key it goes under, the machine it is bound to
+/// (when known) and the details the caller asked for.
+package struct NewItem: Sendable, Equatable {
+    package var id: DeviceID
+    package var key: ItemKey
+    package var binding: MachineBinding?
+    package var details: ItemDetails
+
+    package init(id: DeviceID, key: ItemKey, binding: MachineBinding? = nil, details: ItemDetails = ItemDetails()) {
+        self.id = id
+        self.key = key
+        self.binding = binding
+        self.details = details
+    }
+
+    /// The label a new item gets.
+    package var label: String { details.label ?? key.label }
+
+    /// The attributes the item is stored under (see ``ItemKey/storedAttributes(binding:)``).
+    package var attributes: [String: String] { key.storedAttributes(binding: binding) }
+
+    /// The value written: the ID as a lowercase UUID.
+    package var secret: [UInt8] { Array(id.uuidString.utf8) }
+}
+
+/// What a caller asks a write to store beside the ID. Every field defaults to what keyid
+/// writes when it is not given.
+public struct ItemDetails: Sendable, Equatable {
+    /// The label a keyring manager (Seahorse, KWallet) shows for the item; `nil`: a new item
+    /// is labelled "Device ID for SERVICE (ACCOUNT)" (``ItemKey/label``), and a replaced one
+    /// keeps its label.
+    public var label: String?
+
+    /// Details with the given values; each defaults as described on its property.
+    public init(label: String? = nil) {
+        self.label = label
+    }
+
+    /// Throws ``KeyIDError/usage(_:)`` when the label is empty, longer than
+    /// ``ItemKey/maximumLength`` bytes or holds a control character.
+    package func check(origin: String = "the label") throws(KeyIDError) {
+        if let label { try ItemKey.validate(label, origin: origin) }
+    }
 }

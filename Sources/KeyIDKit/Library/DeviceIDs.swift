@@ -104,65 +104,13 @@ public final class DeviceIDs: Sendable {
     /// use, and the `keyid` command with the system's dependencies (or a test's).
     package convenience init(backend: Backend, options: Options, dependencies: Dependencies) throws(KeyIDError) {
         try Self.check(options)
-        let machineIDFile = options.machineIDFile ?? MachineID.defaultPath
-        self.init(
-            options: options, store: { () throws(KeyIDError) in try dependencies.openStore(backend, options) },
-            serializer: dependencies.serializer(options), generate: dependencies.generate,
-            machineID: { () throws(KeyIDError) in try dependencies.readMachineID(machineIDFile) },
-            signal: dependencies.readSignal)
+        self.init(options: options, backend: backend, dependencies: dependencies)
     }
 
-    /// The store `backend` and `options` describe: the one both the library and the `keyid`
-    /// command use.
-    package static func store(for backend: Backend, _ options: Options, _ environment: ProcessEnvironment)
-        -> any SecretStore
-    {
-        switch backend {
-        case .secretService: return secretServiceStore(options, environment)
-        case .file(let directory): return FileStore(directory: directory)
-        }
-    }
-
-    /// The Secret Service store `options` describe, on the bus `environment` leads to.
-    private static func secretServiceStore(_ options: Options, _ environment: ProcessEnvironment)
-        -> SecretServiceStore
-    {
-        let store = SecretServiceStore(
-            allowPrompt: options.allowsPrompt, collection: options.collection, timeout: options.timeout,
-            host: options.host
-        ) { () throws(KeyIDError) in try Locations.sessionBus(environment) }
-        store.prompting = options.promptObserver
-        return store
-    }
-
-    /// `read`, called at most once: later calls give what the first one gave (the value, or
-    /// the error). The machine ID does not change while a program runs.
-    package static func once<T>(_ read: @escaping () throws(KeyIDError) -> T) -> () throws(KeyIDError) -> T {
-        var outcome: Result<T, KeyIDError>?
-        return { () throws(KeyIDError) in
-            if outcome == nil {
-                do throws(KeyIDError) {
-                    outcome = .success(try read())
-                } catch {
-                    outcome = .failure(error)
-                }
-            }
-            return try outcome!.get()
-        }
-    }
-
-    /// An instance over parts given by the caller: tests (an in-memory store, a fixed machine
-    /// ID, the values of the other ``MachineSignal``s, `nil` for one that cannot be read), and
-    /// the initialiser above with what its ``Dependencies`` make.
-    package init(
-        options: Options, store: @escaping () throws(KeyIDError) -> any SecretStore,
-        serializer: any WriteSerializer, generate: @escaping () -> DeviceID,
-        machineID: @escaping () throws(KeyIDError) -> MachineID, signal: @escaping (MachineSignal) -> [UInt8]?
-    ) {
+    /// As ``init(backend:options:dependencies:)``, without checking `options`: tests.
+    package init(options: Options, backend: Backend = .secretService, dependencies: Dependencies) {
         self.options = options
-        state = ThreadLock(
-            OpenedOnce(
-                makeStore: store, serializer: serializer, generate: generate, machineID: machineID, signal: signal))
+        state = ThreadLock(OpenedOnce(backend: backend, options: options, dependencies: dependencies))
     }
 
     /// The timeout of ``Options`` unless one is given (the one place it is written: the
@@ -184,33 +132,25 @@ public final class DeviceIDs: Sendable {
     // MARK: - What is opened once, used one call at a time
 
     /// What the instance opened and read once: its store (with the connection and session),
-    /// and the machine's signals. Reached only through ``state``'s lock, one call at a time.
+    /// and the machine's signals (``MachineSignals`` keeps each once read). Reached only
+    /// through ``state``'s lock, one call at a time.
     private final class OpenedOnce: @unchecked Sendable {
-        let makeStore: () throws(KeyIDError) -> any SecretStore
+        let backend: Backend
+        let options: Options
+        let storage: any Storage
         let serializer: any WriteSerializer
         let generate: () -> DeviceID
-        /// The machine's signals, each read on first use and kept: they do not change while a
-        /// program runs.
         let signals: MachineSignals
-        /// The machine ID, read on first use and kept: the one memo of it.
-        let machineID: () throws(KeyIDError) -> MachineID
         var store: (any SecretStore)?
 
-        init(
-            makeStore: @escaping () throws(KeyIDError) -> any SecretStore, serializer: any WriteSerializer,
-            generate: @escaping () -> DeviceID, machineID: @escaping () throws(KeyIDError) -> MachineID,
-            signal: @escaping (MachineSignal) -> [UInt8]?
-        ) {
-            self.makeStore = makeStore
-            self.serializer = serializer
-            self.generate = generate
-            let machine = DeviceIDs.once { () throws(KeyIDError) in try machineID() }
-            let values = Dictionary(
-                uniqueKeysWithValues: MachineSignal.allCases.dropFirst().map { which in
-                    (which, DeviceIDs.once { () throws(KeyIDError) in signal(which) })
-                })
-            self.machineID = machine
-            signals = MachineSignals(machineID: { try? machine() }, value: { (try? values[$0]?()) ?? nil })
+        init(backend: Backend, options: Options, dependencies: Dependencies) {
+            self.backend = backend
+            self.options = options
+            storage = dependencies.storage
+            serializer = dependencies.storage.serializer(options)
+            generate = dependencies.generate
+            signals = MachineSignals(
+                dependencies.machine, machineIDFile: options.machineIDFile ?? MachineID.defaultPath)
         }
 
         func useCases() throws(KeyIDError) -> DeviceIDUseCases {
@@ -218,7 +158,7 @@ public final class DeviceIDs: Sendable {
             if let opened = self.store {
                 store = opened
             } else {
-                store = try makeStore()
+                store = try storage.openStore(backend, options)
                 self.store = store
             }
             return DeviceIDUseCases(
@@ -246,7 +186,9 @@ public final class DeviceIDs: Sendable {
 
     /// This machine's ID, read once per instance (the error too, when it cannot be read).
     package func machineID() throws(KeyIDError) -> MachineID {
-        try state.withLock { (opened: inout OpenedOnce) throws(KeyIDError) -> MachineID in try opened.machineID() }
+        try state.withLock { (opened: inout OpenedOnce) throws(KeyIDError) -> MachineID in
+            try opened.signals.machineID()
+        }
     }
 
     /// The signals this machine offers to the user running the program.
@@ -259,6 +201,70 @@ public final class DeviceIDs: Sendable {
         try state.withLock { (opened: inout OpenedOnce) throws(KeyIDError) in
             _ = try opened.useCases()
             if let store = opened.store { body(store) }
+        }
+    }
+}
+
+// MARK: - What an instance is built from
+
+extension DeviceIDs {
+    /// What an instance is built from besides its backend and options: where it keeps IDs,
+    /// the machine it reads and how it makes IDs. ``system(_:)`` is the real one, for programs
+    /// and the `keyid` command alike; tests give their own.
+    package struct Dependencies {
+        package var storage: any Storage
+        package var machine: any Machine
+        package var generate: () -> DeviceID
+
+        package init(storage: any Storage, machine: any Machine, generate: @escaping () -> DeviceID = DeviceID.random) {
+            self.storage = storage
+            self.machine = machine
+            self.generate = generate
+        }
+
+        /// The system's, for programs and the command alike: ``SystemStorage`` and the
+        /// machine's files (``SystemMachine``).
+        package static func system(_ environment: ProcessEnvironment) -> Dependencies {
+            Dependencies(storage: SystemStorage(environment: environment), machine: SystemMachine())
+        }
+    }
+}
+
+/// Where an instance keeps IDs: the store it opens on first use, and what keeps its writes
+/// from interleaving with other threads' and processes'.
+package protocol Storage {
+    /// The store `backend` and `options` describe.
+    func openStore(_ backend: DeviceIDs.Backend, _ options: DeviceIDs.Options) throws(KeyIDError) -> any SecretStore
+    /// What serialises the instance's writes.
+    func serializer(_ options: DeviceIDs.Options) -> any WriteSerializer
+}
+
+/// The system's storage: the Secret Service on the session bus `environment` leads to (on a
+/// connection of its own) or a directory of files, and keyid's lock file (waited for as
+/// ``DeviceIDs/Options/host`` says).
+package struct SystemStorage: Storage {
+    let environment: ProcessEnvironment
+
+    package init(environment: ProcessEnvironment) {
+        self.environment = environment
+    }
+
+    package func openStore(_ backend: DeviceIDs.Backend, _ options: DeviceIDs.Options) -> any SecretStore {
+        switch backend {
+        case .secretService:
+            let store = SecretServiceStore(
+                allowPrompt: options.allowsPrompt, collection: options.collection, timeout: options.timeout,
+                host: options.host, bus: environment)
+            store.prompting = options.promptObserver
+            return store
+        case .file(let directory): return FileStore(directory: directory)
+        }
+    }
+
+    package func serializer(_ options: DeviceIDs.Options) -> any WriteSerializer {
+        let environment = environment
+        return LockFileSerializer(waitingAtMost: options.host.lockWait(options.timeout)) { () throws(KeyIDError) in
+            try Locations.lockDirectory(environment)
         }
     }
 }

@@ -83,3 +83,15 @@ package struct SessionBus: Equatable, Sendable {
         address.split(separator: ";").contains { $0.hasPrefix("autolaunch:") }
     }
 }
+
+/// Where a Secret Service store finds the session bus, when it first connects.
+package protocol BusLocator {
+    func sessionBus() throws(KeyIDError) -> SessionBus
+}
+
+/// The bus the environment leads to (``Locations/sessionBus(_:)``).
+extension ProcessEnvironment: BusLocator {
+    package func sessionBus() throws(KeyIDError) -> SessionBus {
+        try Locations.sessionBus(self)
+    }
+}

@@ -42,8 +42,8 @@ enum ListCommand {
         var addressable, hasValue: Bool
 
         init(_ item: StoredItem, show: Bool) {
-            service = item.attributes?[ItemKey.serviceAttribute]
-            account = item.attributes?[ItemKey.accountAttribute]
+            service = item.attributes?[AttributeName.service]
+            account = item.attributes?[AttributeName.account]
             label = item.label
             created = item.created.map(Timestamp.iso8601)
             modified = item.modified.map(Timestamp.iso8601)

@@ -8,15 +8,15 @@ import Glibc
 package final class FileStore: SecretStore {
     /// The directory holding the files.
     package let directory: String
-    private let now: () -> UInt64
+    private let clock: any WallClock
     private var opened: ItemDirectory?
 
-    /// Opens the directory lazily, on the first call; `now` gives created and modified times.
-    package init(directory: String, now: @escaping () -> UInt64 = { UInt64(max(0, time(nil))) }) {
+    /// Opens the directory lazily, on the first call; `clock` gives created and modified times.
+    package init(directory: String, clock: any WallClock = SystemClock()) {
         var path = directory
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         self.directory = path
-        self.now = now
+        self.clock = clock
     }
 
     deinit {
@@ -38,10 +38,10 @@ package final class FileStore: SecretStore {
 
     // MARK: SecretStore
 
-    package func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+    package func items(matching key: ItemKey, scope: ReadScope) throws(KeyIDError) -> [StoredItem] {
         try SystemFailure.reported { () throws(SystemFailure) in
             guard let files = try existingDirectory(),
-                let item = try readItem(FileNames.fileName(for: key), key: key, in: files, details: details)
+                let item = try readItem(FileNames.fileName(for: key), key: key, in: files, scope: scope)
             else { return [] }
             return [item]
         }
@@ -49,20 +49,20 @@ package final class FileStore: SecretStore {
 
     /// Every item file in the directory, or those of one service. Files whose names are
     /// not item names, and temporary files, are left out.
-    package func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+    package func managedItems(service: String?, scope: ReadScope) throws(KeyIDError) -> [StoredItem] {
         try SystemFailure.reported { () throws(SystemFailure) in
-            try managedFiles(service: service, details: details)
+            try managedFiles(service: service, scope: scope)
         }
     }
 
-    private func managedFiles(service: String?, details: LookupDetails) throws(SystemFailure) -> [StoredItem] {
+    private func managedFiles(service: String?, scope: ReadScope) throws(SystemFailure) -> [StoredItem] {
         guard let files = try existingDirectory() else { return [] }
         var items: [StoredItem] = []
         for name in try files.entryNames() {
             let key = FileNames.key(fromFileName: name)
             guard key != nil || FileNames.isHashedName(name) else { continue }
             if let key, let service, key.service != service { continue }
-            guard let item = try readItem(name, key: key, in: files, details: details) else { continue }
+            guard let item = try readItem(name, key: key, in: files, scope: scope) else { continue }
             if let service, item.key?.service != service { continue }
             items.append(item)
         }
@@ -72,8 +72,8 @@ package final class FileStore: SecretStore {
     package func add(_ new: NewItem) throws(KeyIDError) {
         try SystemFailure.reported { () throws(SystemFailure) in
             let files = try directoryCreatingIfNeeded()
-            files.removeStaleTemporaries(now: now())
-            let time = now()
+            files.removeStaleTemporaries(now: clock.secondsSinceEpoch)
+            let time = clock.secondsSinceEpoch
             let record = FileRecord(
                 secret: new.secret, label: new.label, created: time, modified: time, attributes: new.attributes)
             try files.write(
@@ -106,8 +106,8 @@ package final class FileStore: SecretStore {
         record.secret = new.secret
         if let label = new.details.label { record.label = label }
         record.attributes.merge(new.attributes) { _, replacement in replacement }
-        record.modified = now()
-        files.removeStaleTemporaries(now: now())
+        record.modified = clock.secondsSinceEpoch
+        files.removeStaleTemporaries(now: clock.secondsSinceEpoch)
         try files.write(record.serialized(), to: name, unlessTaken: nil)
     }
 
@@ -122,18 +122,18 @@ package final class FileStore: SecretStore {
 
     /// The item in file `name`, or `nil` when there is no such file. `key` is the item's
     /// key when the name tells it.
-    private func readItem(_ name: String, key: ItemKey?, in files: ItemDirectory, details: LookupDetails)
+    private func readItem(_ name: String, key: ItemKey?, in files: ItemDirectory, scope: ReadScope)
         throws(SystemFailure) -> StoredItem?
     {
         guard let (bytes, mtime) = try files.read(name) else { return nil }
         let handle = directory + "/" + name
         if let record = FileRecord(parsing: bytes), Self.belongs(record, to: name) {
             return StoredItem(
-                handle: handle, secret: details.contains(.secrets) ? record.secret : nil, label: record.label,
+                handle: handle, secret: scope.contains(.secrets) ? record.secret : nil, label: record.label,
                 created: record.created, modified: record.modified, attributes: record.attributes)
         }
         return StoredItem(
-            handle: handle, secret: details.contains(.secrets) ? bytes : nil, created: mtime, modified: mtime,
+            handle: handle, secret: scope.contains(.secrets) ? bytes : nil, created: mtime, modified: mtime,
             attributes: key.map { Dictionary(uniqueKeysWithValues: $0.attributes) })
     }
 
@@ -205,4 +205,17 @@ extension FileStore: Diagnosable {
             report(.fail("ID directory", error.outcome))
         }
     }
+}
+
+/// Where a file store reads the time it dates items and leftovers by.
+package protocol WallClock {
+    /// Seconds since the Unix epoch.
+    var secondsSinceEpoch: UInt64 { get }
+}
+
+/// The system's clock (`time(2)`).
+package struct SystemClock: WallClock {
+    package init() {}
+
+    package var secondsSinceEpoch: UInt64 { UInt64(max(0, time(nil))) }
 }

@@ -1,3 +1,87 @@
+/// Locked keyrings and prompts: unlocking (which may ask a person for a password) and
+/// waiting, bounded, for a prompt the provider shows.
+extension SecretServiceStore {
+    /// Unlocks `paths` (items or collections), which may show a prompt; throws
+    /// ``KeyIDError/locked(_:)`` when prompting is not allowed or the prompt did not unlock
+    /// them all. `what` names what is locked; `several`: it is more than one keyring.
+    func unlock(_ paths: [String], what: String, several: Bool = false) throws(KeyIDError) {
+        guard allowPrompt else { throw lockedRefusal(what, several: several) }
+        // Unlock is called here and its prompt run through libsecret: libsecret 0.20.5's own
+        // secret_service_unlock_dbus_paths never completes when the prompt ends without a
+        // list (a provider that went away, or KeePassXC's dismissal with ""), see
+        // doc/COMPATIBILITY.md.
+        let reply = try request(
+            nil, Self.serviceInterface, "Unlock", [.array(elementType: "o", paths.map(DBusValue.objectPath))],
+            replyType: "(aoo)")
+        var unlocked = Set(reply.first?.objectPaths ?? [])
+        if let prompt = reply.count > 1 ? reply[1].text : nil, prompt != "/" {
+            unlocked.formUnion(try runPrompt(prompt)?.objectPaths ?? [])
+        }
+        // What the provider lists is not the whole answer: it may name an item's collection
+        // instead of the item (KeePassXC unlocks whole databases), and a keyring unlocked
+        // some other way meanwhile (in the provider's own window) ends the prompt dismissed.
+        // What is still locked is.
+        let unsure = paths.filter { !unlocked.contains($0) && !unlocked.contains(Self.collectionPath(of: $0)) }
+        if try !stillLocked(unsure).isEmpty {
+            throw .locked(
+                "\(what) \(several ? "are" : "is") locked and \(several ? "were" : "was") not unlocked (the unlock prompt was dismissed or could not be shown)"
+            )
+        }
+    }
+
+    /// The refusal of `what`, locked, when no prompt may unlock it, with the host's advice.
+    func lockedRefusal(_ what: String, several: Bool = false) -> KeyIDError {
+        .locked("\(what) \(several ? "are" : "is") locked; " + host.unlockAdvice(several: several))
+    }
+
+    /// Those of `paths` (items or collections) that are locked, read in one batch of calls;
+    /// an object that is gone is not.
+    func stillLocked(_ paths: [String]) throws(KeyIDError) -> [String] {
+        var locked: [String] = []
+        for (path, value) in try properties(of: paths, "Locked") {
+            if case .boolean(true) = try value.reported() { locked.append(path) }
+        }
+        return locked
+    }
+
+    /// The object path an alias (such as `default`) points to; `nil` when it points nowhere.
+    func readAlias(_ alias: String) throws(KeyIDError) -> String? {
+        try aliasPath(try requests([.readAlias(alias)])[0])
+    }
+
+    /// The collection in a reply to `ReadAlias`; `nil` when the alias points nowhere.
+    func aliasPath(_ reply: SecretServiceReply) throws(KeyIDError) -> String? {
+        let path = try reply.reported().first?.text
+        return path == "/" ? nil : path
+    }
+
+    /// Runs a prompt the provider returned and waits for it to complete, at most the store's
+    /// timeout (a person may be asked for a password). Returns what it completed with (for
+    /// `CreateItem`, the new item's path), or `nil` when it gave nothing. libsecret hands on
+    /// the result of a dismissed prompt too: callers judge the result, not the word.
+    func runPrompt(_ prompt: String) throws(KeyIDError) -> DBusValue? {
+        prompting?(true)
+        defer { prompting?(false) }
+        let completed: SecretServiceReply
+        do throws(KeyIDError) {
+            completed = try requests([.prompt(prompt)])[0]
+            // GDBus's own timer on the Prompt call, set to the same deadline, may end it first:
+            // a prompt given up all the same.
+            if case .failure(let failure) = completed, case .timedOut = failure.outcome { throw failure.outcome }
+        } catch {
+            if case .timedOut = error {
+                // Never dismissed (cancelling a prompt can crash gnome-keyring 42.1): it is
+                // abandoned with this connection, which is closed, and the provider withdraws
+                // the prompt of a client that went away.
+                dropConnection()
+                throw .timedOut("timed out after \(timeout.secondsText) s waiting for a prompt nobody answered")
+            }
+            throw error
+        }
+        return try completed.reported().first
+    }
+}
+
 /// Locked keyrings that a search of every keyring cannot vouch for.
 ///
 /// A search lists the matches in a locked keyring as locked results, so when it finds nothing

@@ -1,21 +1,19 @@
 /// Reading what a search found: values, properties and attributes, in one batch of calls.
 extension SecretServiceStore {
-    /// Fetches what `details` asks for, for every item, in one batch of calls (an item deleted
-    /// meanwhile is dropped): the values
-    /// (`GetSecrets`), and all the properties (metadata, or more than one item: the
-    /// duplicate rule needs the times) or the attributes alone. One property rather than
-    /// `GetAll` where it is enough: gnome-keyring looks every property up separately, which
-    /// costs milliseconds each in a keyring of thousands of items.
-    func load(_ details: LookupDetails, into items: inout [StoredItem]) throws(KeyIDError) {
-        let calls = try loadCalls(details, for: items)
+    /// Fetches what `scope` asks for, for every item, in one batch of calls (an item deleted
+    /// meanwhile is dropped): the values (`GetSecrets`), and all the properties (the label and
+    /// times, or more than one item: the duplicate rule needs the times) or the `Attributes`
+    /// property alone (doc/PERFORMANCE.md says why not `GetAll`).
+    func load(_ scope: ReadScope, into items: inout [StoredItem]) throws(KeyIDError) {
+        let calls = try loadCalls(scope, for: items)
         guard !calls.isEmpty else { return }
-        try apply(try requests(calls)[...], details, to: &items)
+        try apply(try requests(calls)[...], scope, to: &items)
     }
 
-    /// The calls that fetch what `details` asks for, for every item (see ``load(_:into:)``).
-    func loadCalls(_ details: LookupDetails, for items: [StoredItem]) throws(KeyIDError) -> [SecretServiceRequest] {
+    /// The calls that fetch what `scope` asks for, for every item (see ``load(_:into:)``).
+    func loadCalls(_ scope: ReadScope, for items: [StoredItem]) throws(KeyIDError) -> [SecretServiceRequest] {
         var calls: [SecretServiceRequest] = []
-        if details.contains(.secrets) {
+        if scope.contains(.secrets) {
             calls.append(
                 .method(
                     DBusCall(
@@ -25,8 +23,8 @@ extension SecretServiceStore {
                             .objectPath(try openSession()),
                         ], replyType: "(a{o(oayays)})")))
         }
-        let everything = Self.readsEveryProperty(details, of: items.count)
-        if everything || details.contains(.attributes) {
+        let everything = Self.readsEveryProperty(scope, of: items.count)
+        if everything || scope.contains(.attributes) {
             for item in items {
                 calls.append(
                     everything
@@ -40,23 +38,23 @@ extension SecretServiceStore {
         return calls
     }
 
-    /// Whether a load reads all of each item's properties (metadata asked for, or more than one
-    /// item: the duplicate rule needs the times), which ``loadCalls(_:for:)`` asks for and
+    /// Whether a load reads all of each item's properties (the label and times asked for, or
+    /// more than one item: the duplicate rule needs the times), which ``loadCalls(_:for:)`` asks for and
     /// ``apply(_:_:to:)`` reads back.
-    static func readsEveryProperty(_ details: LookupDetails, of count: Int) -> Bool {
-        details.contains(.metadata) || count > 1
+    static func readsEveryProperty(_ scope: ReadScope, of count: Int) -> Bool {
+        scope.contains(.labelAndTimes) || count > 1
     }
 
     /// Fills `items` from the replies to ``loadCalls(_:for:)`` (an item deleted meanwhile is
     /// dropped).
     func apply(
-        _ replies: ArraySlice<SecretServiceReply>, _ details: LookupDetails,
+        _ replies: ArraySlice<SecretServiceReply>, _ scope: ReadScope,
         to items: inout [StoredItem]
     ) throws(KeyIDError) {
         var replies = replies
-        let everything = Self.readsEveryProperty(details, of: items.count)
+        let everything = Self.readsEveryProperty(scope, of: items.count)
         var vanished: Set<String> = []
-        if details.contains(.secrets) {
+        if scope.contains(.secrets) {
             let reply = try replies.removeFirst().reported()
             var secrets: [String: [UInt8]] = [:]
             for (path, secret) in reply.first?.entries ?? [] {
@@ -96,12 +94,12 @@ extension SecretServiceStore {
     /// The item a search for `wanted` found alone last time, with the calls that read it, sent
     /// with the search again: when the search finds that item alone, its replies are the read
     /// (one round trip instead of two), else they are let go. Only once a session is open.
-    func guess(for sets: [[(String, String)]], _ details: LookupDetails) throws(KeyIDError) -> (
+    func guess(for sets: [[(String, String)]], _ scope: ReadScope) throws(KeyIDError) -> (
         item: StoredItem, calls: [SecretServiceRequest]
     )? {
         guard sets.count == 1, let path = lastFound[Self.foundKey(sets[0])] else { return nil }
         let item = Self.found(path)
-        let calls = try loadCalls(details, for: [item])
+        let calls = try loadCalls(scope, for: [item])
         return calls.isEmpty ? nil : (item, calls)
     }
 

@@ -24,7 +24,7 @@ package final class SecretServiceStore: SecretStore {
     let timeout: Duration
     /// Whom the store works for: the words of its advice, and whether the process is keyid's own.
     let host: Host
-    private let locateBus: () throws(KeyIDError) -> SessionBus
+    private let locateBus: any BusLocator
     /// The bus the store connected to, once it has.
     private(set) var bus: SessionBus?
     private var opened: LibSecretConnection?
@@ -39,12 +39,12 @@ package final class SecretServiceStore: SecretStore {
     /// which may wait for a person, and with `false` once it is over.
     package var prompting: ((Bool) -> Void)?
 
-    /// Connects lazily, on the first call that needs the service, to the bus `bus` finds.
+    /// Connects lazily, on the first call that needs the service, to the bus `bus` locates.
     /// `host.ownsProcess`: the process is keyid's own, whose GLib messages may be dropped
     /// (``LibSecretConnection/open(address:serviceName:timeout:ownsProcess:)``).
     package init(
         allowPrompt: Bool, collection: String? = nil, timeout: Duration, host: Host = .program,
-        bus: @escaping () throws(KeyIDError) -> SessionBus
+        bus: any BusLocator
     ) {
         self.allowPrompt = allowPrompt
         self.collection = collection
@@ -53,21 +53,21 @@ package final class SecretServiceStore: SecretStore {
         self.locateBus = bus
     }
 
-    package func items(matching key: ItemKey, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
+    package func items(matching key: ItemKey, scope: ReadScope) throws(KeyIDError) -> [StoredItem] {
         let what = "the ID for \(key)"
         // Python keyring names the account `username`: what `keyring set` stored is an item
         // for this key too, when it names no account of its own.
-        let python = [(ItemKey.serviceAttribute, key.service), (Self.pythonKeyringAccount, key.account)]
-        guard details.contains(.otherNames) else {
-            let found = try search([key.attributes], details: details, what: what)[0]
+        let python = [(AttributeName.service, key.service), (AttributeName.pythonKeyringAccount, key.account)]
+        guard scope.contains(.otherNames) else {
+            let found = try search([key.attributes], scope: scope, what: what)[0]
             guard found.isEmpty else { return found }
             // The first search found nothing, so it has looked into the locked keyrings already.
             return try foreign(
-                in: search([python], details: details.union(.attributes), what: what, defaultChecked: true)[0],
+                in: search([python], scope: scope.union(.attributes), what: what, defaultChecked: true)[0],
                 besides: [])
         }
         // A write looks under both names, and the session goes with them when a value follows.
-        let both = try search([key.attributes, python], details: details, what: what)
+        let both = try search([key.attributes, python], scope: scope, what: what)
         return try foreign(in: both[1], besides: both[0])
     }
 
@@ -77,24 +77,20 @@ package final class SecretServiceStore: SecretStore {
     private func foreign(in stored: [StoredItem], besides found: [StoredItem]) throws(KeyIDError) -> [StoredItem] {
         var others = stored.filter { item in !found.contains { $0.handle == item.handle } }
         if others.contains(where: { $0.attributes == nil }) { try load(.attributes, into: &others) }
-        let foreign = others.filter { $0.attributes?[ItemKey.accountAttribute] == nil }
+        let foreign = others.filter { $0.attributes?[AttributeName.account] == nil }
         guard !foreign.isEmpty else { return found }
         // The duplicate rule needs every item's times: fetched for those without, in one batch.
         var untimed = (found + foreign).filter { $0.created == nil }
-        try load(.metadata, into: &untimed)
+        try load(.labelAndTimes, into: &untimed)
         return (found + foreign).compactMap { item in
             item.created != nil ? item : untimed.first { $0.handle == item.handle }
         }
     }
 
-    /// The attribute Python keyring's Secret Service backend keeps the account in. keyid
-    /// writes it too, so that `keyring get SERVICE ACCOUNT` finds keyid's IDs.
-    static let pythonKeyringAccount = "username"
-
-    package func managedItems(service: String?, details: LookupDetails) throws(KeyIDError) -> [StoredItem] {
-        let wanted = [ItemKey.markerAttribute] + (service.map { [(ItemKey.serviceAttribute, $0)] } ?? [])
+    package func managedItems(service: String?, scope: ReadScope) throws(KeyIDError) -> [StoredItem] {
+        let wanted = [AttributeName.markerPair] + (service.map { [(AttributeName.service, $0)] } ?? [])
         return try search(
-            [wanted], details: details.union(.metadata),
+            [wanted], scope: scope.union(.labelAndTimes),
             what: service.map { "the IDs of service '\($0)'" } ?? "keyid's IDs")[0]
     }
 
@@ -105,7 +101,7 @@ package final class SecretServiceStore: SecretStore {
     /// those that hide their items: ``unlockUnsearchedKeyrings(_:)``), so an empty result is
     /// not looked into again.
     private func search(
-        _ sets: [[(String, String)]], details: LookupDetails, what: String, defaultChecked: Bool = false
+        _ sets: [[(String, String)]], scope: ReadScope, what: String, defaultChecked: Bool = false
     ) throws(KeyIDError) -> [[StoredItem]] {
         var paths: [[String]]
         if let collection {
@@ -115,9 +111,9 @@ package final class SecretServiceStore: SecretStore {
             var calls = sets.map {
                 SecretServiceRequest.searchItems(Dictionary($0, uniquingKeysWith: { _, last in last }))
             }
-            let opensSession = !details.isDisjoint(with: [.secrets, .valueToWrite]) && session == nil
+            let opensSession = !scope.isDisjoint(with: [.secrets, .valueToWrite]) && session == nil
             if opensSession { calls.append(.method(openSessionCall)) }
-            let guessed = session == nil ? nil : try guess(for: sets, details)
+            let guessed = session == nil ? nil : try guess(for: sets, scope)
             calls += guessed?.calls ?? []
             let replies = try requests(calls)
             if opensSession { try sessionOpened(replies[sets.count]) }
@@ -132,7 +128,7 @@ package final class SecretServiceStore: SecretStore {
             remember(paths, for: sets)
             if let guessed, locked.isEmpty, paths == [[guessed.item.handle]] {
                 var items = [guessed.item]
-                try apply(replies.suffix(guessed.calls.count), details, to: &items)
+                try apply(replies.suffix(guessed.calls.count), scope, to: &items)
                 return [items]
             }
             if !locked.isEmpty {
@@ -140,13 +136,13 @@ package final class SecretServiceStore: SecretStore {
             } else if paths.allSatisfy(\.isEmpty), !defaultChecked, try unlockUnsearchedKeyrings(what) {
                 // Some providers cannot search a locked keyring: look again (once) now that the
                 // keyrings it may be in are open.
-                return try search(sets, details: details, what: what, defaultChecked: true)
+                return try search(sets, scope: scope, what: what, defaultChecked: true)
             }
         }
         // Every item found, once, read in one batch (an item deleted meanwhile is dropped).
         var seen: Set<String> = []
         var items = paths.joined().filter { seen.insert($0).inserted }.map(Self.found)
-        if !items.isEmpty { try load(details, into: &items) }
+        if !items.isEmpty { try load(scope, into: &items) }
         let loaded = Dictionary(items.map { ($0.handle, $0) }, uniquingKeysWith: { first, _ in first })
         return paths.map { found in found.compactMap { loaded[$0] } }
     }
@@ -235,7 +231,7 @@ package final class SecretServiceStore: SecretStore {
     /// ``NewItem/attributes``) and the account under Python keyring's name.
     func attributes(for new: NewItem) -> [String: String] {
         var attributes = new.attributes
-        attributes[Self.pythonKeyringAccount] = new.key.account
+        attributes[AttributeName.pythonKeyringAccount] = new.key.account
         return attributes
     }
 
@@ -294,7 +290,7 @@ package final class SecretServiceStore: SecretStore {
         // A connection inherited through fork belongs to the parent's GDBus thread: let go of
         // it, unused.
         dropConnection()
-        let bus = try locateBus()
+        let bus = try locateBus.sessionBus()
         self.bus = bus
         do {
             let connection = try LibSecretConnection.open(

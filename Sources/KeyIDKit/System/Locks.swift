@@ -1,5 +1,29 @@
 import Glibc
 
+/// A mutual-exclusion lock over a value, on `pthread_mutex_t` (doc/RELIABILITY.md says why not
+/// `Mutex`): the library's calls take turns through it.
+package final class ThreadLock<Value>: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private var value: Value
+
+    package init(_ value: Value) {
+        self.value = value
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with the value, while no other thread can.
+    package func withLock<T, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}
+
 /// An exclusive advisory lock (`flock`) on keyid's lock file, held from acquisition until
 /// the owner is released. It serialises keyid's own read-modify-write sequences, so that
 /// concurrent `get --create` runs agree on one ID.
@@ -126,5 +150,29 @@ package final class LockFile {
     /// A refusal, or the failed call `systemCall`, as the lock file's failure.
     private static func failure(_ message: String, _ systemCall: SystemCallError? = nil) -> SystemFailure {
         SystemFailure(.lockFile(message), systemCall: systemCall)
+    }
+}
+
+/// Serialises writes with keyid's lock file, across processes.
+package struct LockFileSerializer: WriteSerializer {
+    /// Where the lock file's directory is, asked for when a write needs it (see
+    /// ``LockFile/directory(runtimeDirectory:cacheHome:home:)``).
+    let directory: @Sendable () throws(KeyIDError) -> String
+    /// How long to wait for the lock; `nil`: as long as it takes (the command's deadline
+    /// bounds the wait).
+    let limit: Duration?
+
+    package init(waitingAtMost limit: Duration? = nil, directory: @escaping @Sendable () throws(KeyIDError) -> String) {
+        self.limit = limit
+        self.directory = directory
+    }
+
+    package func exclusively<T>(_ body: () throws(KeyIDError) -> T) throws(KeyIDError) -> T {
+        let directory = try directory()
+        let held = try SystemFailure.reported { () throws(SystemFailure) in
+            try LockFile.acquire(in: directory, waitingAtMost: limit)
+        }
+        defer { withExtendedLifetime(held) {} }
+        return try body()
     }
 }
