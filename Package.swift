@@ -10,15 +10,22 @@ let package = Package(
     ],
     targets: [
         // libsecret, the Secret Service client keyid reaches the keyring through, with the
-        // GLib, GObject and GIO it is built on; one file of KeyIDKit imports it.
+        // GLib, GObject and GIO it is built on; one file of KeyIDKit imports it and CSecretConnection.
         .systemLibrary(
             name: "CLibSecret",
             pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]
         ),
+        // keyid's C over libsecret: a SecretService subclass, the connect and the close, the
+        // prompt, main-context loops. Its warnings are errors through Sources/CSecretConnection/strict.h,
+        // not unsafeFlags, which would keep programs from depending on a tagged release.
+        .target(
+            name: "CSecretConnection",
+            dependencies: ["CLibSecret"]
+        ),
         .target(
             name: "KeyIDKit",
-            dependencies: ["CLibSecret"]
+            dependencies: ["CLibSecret", "CSecretConnection"]
         ),
         .executableTarget(
             name: "keyid",

@@ -1,4 +1,5 @@
 internal import CLibSecret
+internal import CSecretConnection
 import Glibc
 
 /// A connection to the Secret Service through libsecret and GDBus: the one file that touches
@@ -6,7 +7,7 @@ import Glibc
 /// batches, bounds and abandons requests with them.
 ///
 /// It is a GDBus connection of its own to the bus keyid found, with libsecret's `SecretService`
-/// on it (a subclass, `keyid_service_open` in `CLibSecret`): no property loading, no subscription
+/// on it (a subclass, `keyid_service_open` in `CSecretConnection`): no property loading, no subscription
 /// to the Service's signals, no start of the provider at set-up. GLib's shared session-bus
 /// connection and its exit-on-close are left as they were (SIGPIPE, as GIO leaves it: ignored);
 /// a closed connection is a failed call, and the next one connects again.
@@ -154,10 +155,10 @@ final class LibSecretConnection {
     /// Abandoned connections whose requests have not all ended yet.
     private static let abandonedConnections = ThreadLock<[LibSecretConnection]>([])
     /// Closes that did not complete in their bound, each with a reference to its context.
-    private static let unfinishedCloses = ThreadLock<[UnsafeMutablePointer<KeyidPending>]>([])
+    private static let unfinishedCloses = ThreadLock<[OpaquePointer]>([])
 
     /// Keeps a close that is still to complete (``drain(_:)`` waits for it).
-    private static func finishLater(_ close: UnsafeMutablePointer<KeyidPending>?) {
+    private static func finishLater(_ close: OpaquePointer?) {
         if let close { unfinishedCloses.withLock { $0.append(close) } }
     }
 
