@@ -10,15 +10,16 @@ let package = Package(
     ],
     targets: [
         // libsecret, the Secret Service client keyid reaches the keyring through, with the
-        // GLib, GObject and GIO it is built on; one file of KeyIDKit imports it and CSecretConnection.
+        // GLib, GObject and GIO it is built on; one file of KeyIDKit imports it.
         .systemLibrary(
             name: "CLibSecret",
             pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]
         ),
         // keyid's C over libsecret: a SecretService subclass, the connect and the close, the
-        // prompt, main-context loops. Its warnings are errors through Sources/CSecretConnection/strict.h,
-        // not unsafeFlags, which would keep programs from depending on a tagged release.
+        // prompt, main-context loops; the same file of KeyIDKit imports it. Its warnings are
+        // errors through its strict.h: unsafeFlags here would keep programs from depending on a
+        // tagged release of keyid.
         .target(
             name: "CSecretConnection",
             dependencies: ["CLibSecret"]
