@@ -19,7 +19,9 @@ FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 # checkout (-file-prefix-map, for its Swift and its C), its debug information names no clang
 # module cache (whose folder names hash the checkout's path), and the compiler's per-object
 # .swift_modhash sections are left out (packaging/release-link.ld): two checkouts of one
-# commit build the same binary. It carries no RUNPATH: with the runtime linked in it needs none.
+# commit build the same binary. Its C's debug information is DWARF 4, as its Swift's is: Debian
+# 12's valgrind 3.19 (make order) gives up on clang's DWARF 5 there. It carries no RUNPATH:
+# with the runtime linked in it needs none.
 STATIC_CXX = .build/static-libstdcxx/libstdc++.a
 STARTUP_ORDER = $(CURDIR)/bench/startup.order
 RELEASE_LINK_SCRIPT = $(CURDIR)/packaging/release-link.ld
@@ -29,7 +31,7 @@ RELEASE_FLAGS = -c release --product keyid --static-swift-stdlib --disable-local
 	-Xlinker -z -Xlinker pack-relative-relocs \
 	-Xlinker --symbol-ordering-file=$(STARTUP_ORDER) -Xlinker --no-warn-symbol-ordering \
 	-Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs \
-	-Xcc -ffile-prefix-map=$(CURDIR)=. $(RELEASE_LINK_SCRIPT_FLAGS)
+	-Xcc -ffile-prefix-map=$(CURDIR)=. -Xcc -gdwarf-4 $(RELEASE_LINK_SCRIPT_FLAGS)
 # Swift 6.0's ld.lld (Debian 13's swiftlang 6.0.3) crashes on the link script: with that
 # toolchain the binary keeps its .swift_modhash sections, and is the same only when built at
 # the same path (as scripts/cross-arm64.sh builds, at /src in a Debian 13 root).
