@@ -16,10 +16,12 @@ FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 # instead of 370 KB) and with the functions a run uses laid out together, in the order
 # bench/startup.order lists them (`make order` records it), so that a run touches a third as
 # many pages of the binary. Source paths in its debug information are written relative to the
-# checkout (-file-prefix-map), its debug information names no clang module cache (whose
-# folder names hash the checkout's path), and the compiler's per-object .swift_modhash
-# sections are left out (packaging/release-link.ld): two checkouts of one commit build the
-# same binary. It carries no RUNPATH: with the runtime linked in it needs none.
+# checkout (-file-prefix-map, for its Swift and its C), its debug information names no clang
+# module cache (whose folder names hash the checkout's path), and the compiler's per-object
+# .swift_modhash sections are left out (packaging/release-link.ld): two checkouts of one
+# commit build the same binary. Its C's debug information is DWARF 4, as its Swift's is: Debian
+# 12's valgrind 3.19 (make order) gives up on clang's DWARF 5 there. It carries no RUNPATH:
+# with the runtime linked in it needs none.
 STATIC_CXX = .build/static-libstdcxx/libstdc++.a
 STARTUP_ORDER = $(CURDIR)/bench/startup.order
 RELEASE_LINK_SCRIPT = $(CURDIR)/packaging/release-link.ld
@@ -29,7 +31,7 @@ RELEASE_FLAGS = -c release --product keyid --static-swift-stdlib --disable-local
 	-Xlinker -z -Xlinker pack-relative-relocs \
 	-Xlinker --symbol-ordering-file=$(STARTUP_ORDER) -Xlinker --no-warn-symbol-ordering \
 	-Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs \
-	$(RELEASE_LINK_SCRIPT_FLAGS)
+	-Xcc -ffile-prefix-map=$(CURDIR)=. -Xcc -gdwarf-4 $(RELEASE_LINK_SCRIPT_FLAGS)
 # Swift 6.0's ld.lld (Debian 13's swiftlang 6.0.3) crashes on the link script: with that
 # toolchain the binary keeps its .swift_modhash sections, and is the same only when built at
 # the same path (as scripts/cross-arm64.sh builds, at /src in a Debian 13 root).
@@ -146,15 +148,20 @@ bench:
 
 ## bench-floors: the C floors and the Swift floor `make bench` compares keyid with (after
 ## `make release`, which makes the static libstdc++ link folder the Swift floor links from).
+# The own-connection floors link keyid's C target, compiled here by cc into $(BENCH_C_TARGET).
+BENCH_C_TARGET = .build/bench-csecretconnection
 bench-floors:
 	cc -O2 -Wall -Werror bench/floor.c $$(pkg-config --cflags --libs libsystemd) -o $(BENCH_FLOOR)
 	cc -O2 -Wall -Werror bench/libsecret-floor.c $$(pkg-config --cflags --libs libsecret-1) -o $(BENCH_LIBSECRET_FLOOR)
-	cc -O2 -Wall -Werror -ISources/CLibSecret bench/own-connection-floor.c $$(pkg-config --cflags --libs libsecret-1) \
-		-o $(BENCH_OWN_FLOOR)
-	cc -O2 -Wall -Werror -c -Dmain=own_floor_main -ISources/CLibSecret $$(pkg-config --cflags libsecret-1) \
+	rm -rf $(BENCH_C_TARGET) && mkdir -p $(BENCH_C_TARGET)
+	cd $(BENCH_C_TARGET) && cc -O2 -Wall -Wextra -Werror -c -I$(CURDIR)/Sources/CSecretConnection/include \
+		$$(pkg-config --cflags libsecret-1) $(CURDIR)/Sources/CSecretConnection/*.c
+	cc -O2 -Wall -Werror -ISources/CSecretConnection/include bench/own-connection-floor.c $(BENCH_C_TARGET)/*.o \
+		$$(pkg-config --cflags --libs libsecret-1) -o $(BENCH_OWN_FLOOR)
+	cc -O2 -Wall -Werror -c -Dmain=own_floor_main -ISources/CSecretConnection/include $$(pkg-config --cflags libsecret-1) \
 		bench/own-connection-floor.c -o .build/bench-own-floor.o
 	$(SWIFTC) -O -static-stdlib -use-ld=lld -Xclang-linker -static-libgcc -L.build/static-libstdcxx \
-		-Xlinker -z -Xlinker pack-relative-relocs bench/swift-floor.swift .build/bench-own-floor.o \
+		-Xlinker -z -Xlinker pack-relative-relocs bench/swift-floor.swift .build/bench-own-floor.o $(BENCH_C_TARGET)/*.o \
 		$$(pkg-config --libs libsecret-1) -o $(BENCH_SWIFT_FLOOR)
 
 ## make order: record bench/startup.order again (after changes to what a run executes), then
@@ -203,12 +210,18 @@ sanitize:
 	@scripts/install-deps.sh sanitize
 	SWIFT=$(SWIFT) Tests/Harness/sanitize.sh $(SANITIZERS)
 
+## make lint: the Swift by swift-format (.swift-format), the C by clang-format (.clang-format; Debian
+## 12's clang-format 14, whose layout other versions may not keep). make format rewrites both.
+C_SOURCES = $(shell find Sources bench Tests -name '*.[ch]' -not -path '*/.build/*' | sort)
 lint:
-	@scripts/install-deps.sh build
+	@scripts/install-deps.sh lint
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests
+	clang-format --dry-run --Werror $(C_SOURCES)
 
 format:
+	@scripts/install-deps.sh lint
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
+	clang-format -i $(C_SOURCES)
 
 ## make docs: regenerate the manual page and the completions from the command table.
 docs:

@@ -16,9 +16,17 @@ let package = Package(
             pkgConfig: "libsecret-1",
             providers: [.apt(["libsecret-1-dev"])]
         ),
+        // keyid's C over libsecret: a SecretService subclass, the connect and the close, the
+        // prompt, main-context loops; the same file of KeyIDKit imports it. Its warnings are
+        // errors through its strict.h: unsafeFlags here would keep programs from depending on a
+        // tagged release of keyid.
+        .target(
+            name: "CSecretConnection",
+            dependencies: ["CLibSecret"]
+        ),
         .target(
             name: "KeyIDKit",
-            dependencies: ["CLibSecret"]
+            dependencies: ["CLibSecret", "CSecretConnection"]
         ),
         .executableTarget(
             name: "keyid",

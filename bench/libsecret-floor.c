@@ -12,8 +12,8 @@
  * A SecretService of its own (secret_service_open_sync) on GLib's session-bus connection, as
  * keyid makes it, then OpenSession("plain") (through GDBus on that connection) and
  * SearchItems({service, account}) (through secret_service_search_for_dbus_paths) together,
- * then GetSecrets([first unlocked item], session) through GDBus. Prints the secret, with a newline only on a terminal (as secret-tool
- * does); exits 0, 1 when no unlocked item matches, 2 on usage or D-Bus errors.
+ * then GetSecrets([first unlocked item], session) through GDBus. Prints the secret, with a newline only on a terminal
+ * (as secret-tool does); exits 0, 1 when no unlocked item matches, 2 on usage or D-Bus errors.
  */
 #define SECRET_API_SUBJECT_TO_CHANGE
 #include <libsecret/secret.h>
@@ -88,10 +88,10 @@ int main(int argc, char **argv) {
         return 1;
     const char *item = found.unlocked[0];
 
-    GVariant *secrets = g_dbus_connection_call_sync(
-        connection, DESTINATION, SERVICE_PATH, SERVICE_INTERFACE, "GetSecrets",
-        g_variant_new("(^aoo)", (const char *[]){item, NULL}, session), G_VARIANT_TYPE("(a{o(oayays)})"),
-        G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+    GVariant *secrets =
+        g_dbus_connection_call_sync(connection, DESTINATION, SERVICE_PATH, SERVICE_INTERFACE, "GetSecrets",
+                                    g_variant_new("(^aoo)", (const char *[]){item, NULL}, session),
+                                    G_VARIANT_TYPE("(a{o(oayays)})"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
     if (!secrets)
         fail("GetSecrets", error);
 

@@ -1,7 +1,7 @@
 /*
  * The own-connection floor: the fewest round trips a process can make to read one secret with
  * libsecret's SecretService on a GDBus connection of its own, as keyid makes it (make bench,
- * bench/bench.py). It uses keyid's own SecretService subclass (Sources/CLibSecret/shim.h:
+ * bench/bench.py). It uses keyid's own SecretService subclass (Sources/CSecretConnection/service.c:
  * no property loading, no signal subscriptions, no StartServiceByName), so what keyid get
  * costs above it is what keyid itself adds: the Swift runtime, parsing, the lock, checks.
  *
@@ -16,7 +16,7 @@
  * only on a terminal (as secret-tool does); exits 0, 1 when no unlocked item matches, 2 on
  * usage or D-Bus errors.
  */
-#include "shim.h"
+#include "CSecretConnection.h"
 
 #define FLOOR_NAME "bench-own-connection-floor"
 #include "floor-secret.h"
@@ -59,9 +59,9 @@ int main(int argc, char **argv) {
         name = "org.freedesktop.secrets";
     struct pending setup[2] = {{0}, {0}};
     keyid_service_open(connection, name, NULL, on_done, &setup[0]);
-    g_dbus_connection_call(connection, name, SERVICE_PATH, "org.freedesktop.DBus.Properties",
-                           "Get", g_variant_new("(ss)", SERVICE_INTERFACE, "Collections"), NULL,
-                           G_DBUS_CALL_FLAGS_NONE, -1, NULL, on_done, &setup[1]);
+    g_dbus_connection_call(connection, name, SERVICE_PATH, "org.freedesktop.DBus.Properties", "Get",
+                           g_variant_new("(ss)", SERVICE_INTERFACE, "Collections"), NULL, G_DBUS_CALL_FLAGS_NONE, -1,
+                           NULL, on_done, &setup[1]);
     wait_for(setup, 2);
     SecretService *service = secret_service_open_finish(setup[0].result, &error);
     if (!service)
@@ -79,8 +79,8 @@ int main(int argc, char **argv) {
     g_variant_builder_init(&attributes, G_VARIANT_TYPE("a{ss}"));
     g_variant_builder_add(&attributes, "{ss}", "service", argv[1]);
     g_variant_builder_add(&attributes, "{ss}", "account", argv[2]);
-    g_dbus_proxy_call(proxy, "SearchItems", g_variant_new("(a{ss})", &attributes), G_DBUS_CALL_FLAGS_NONE, -1,
-                      NULL, on_done, &batch[1]);
+    g_dbus_proxy_call(proxy, "SearchItems", g_variant_new("(a{ss})", &attributes), G_DBUS_CALL_FLAGS_NONE, -1, NULL,
+                      on_done, &batch[1]);
     wait_for(batch, 2);
     GVariant *opened = g_dbus_proxy_call_finish(proxy, batch[0].result, &error);
     if (!opened)
@@ -99,9 +99,9 @@ int main(int argc, char **argv) {
     const char *item = NULL;
     g_variant_get_child(unlocked, 0, "&o", &item);
 
-    GVariant *secrets = g_dbus_proxy_call_sync(proxy, "GetSecrets",
-                                               g_variant_new("(^aoo)", (const char *[]){item, NULL}, session),
-                                               G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+    GVariant *secrets =
+        g_dbus_proxy_call_sync(proxy, "GetSecrets", g_variant_new("(^aoo)", (const char *[]){item, NULL}, session),
+                               G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
     if (!secrets)
         fail("GetSecrets", error);
 

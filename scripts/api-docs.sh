@@ -19,12 +19,13 @@ target=$("$swift" -print-target-info | sed -n 's/.*"triple": "\(.*\)".*/\1/p' | 
 modules=$("$swift" build --show-bin-path)/Modules
 rm -rf "$output"
 mkdir -p "$output/symbol-graphs"
-# KeyIDKit's module names CLibSecret, whose module map includes libsecret's and GLib's headers.
+# KeyIDKit's module names CLibSecret and CSecretConnection, whose module maps include
+# libsecret's and GLib's headers.
 clang_flags=
 for flag in $(pkg-config --cflags libsecret-1); do clang_flags="$clang_flags -Xcc $flag"; done
 # shellcheck disable=SC2086 # one word a flag
 "$swift" symbolgraph-extract -module-name KeyIDKit -target "$target" \
-    -I "$modules" -I Sources/CLibSecret $clang_flags \
+    -I "$modules" -I Sources/CLibSecret -I Sources/CSecretConnection/include $clang_flags \
     -minimum-access-level public -output-dir "$output/symbol-graphs"
 "$docc" convert Sources/KeyIDKit/KeyIDKit.docc \
     --additional-symbol-graph-dir "$output/symbol-graphs" \

@@ -1,11 +1,13 @@
 #!/bin/sh
 # Install the Debian packages keyid needs for the given purpose, if any are missing.
-#   install-deps.sh build|run|test|sanitize|bench|order|package
+#   install-deps.sh build|lint|run|test|sanitize|bench|order|package
 # Then, for test and sanitize, ansible-core in .build/ansible/venv, and for test ansible-test's
 # sanity environments too (scripts/ansible-venv.sh).
 set -eu
 
 build="g++ make libsecret-1-dev pkg-config python3"
+# make lint checks the C's layout with clang-format (swift-format comes with the toolchain).
+lint="clang-format"
 runtime="gnome-keyring dbus dbus-bin dbus-daemon libsecret-tools"
 # chromium renders the API reference for its test (without its recommendations: it runs headless).
 test="python3-dbus python3-gi bash-completion zsh fish groff-base strace valgrind chromium shellcheck"
@@ -24,6 +26,7 @@ recipes="cloud-init desktop-file-utils systemd"
 
 case ${1:-build} in
     build) wanted="$build" ;;
+    lint) wanted="$build $lint" ;;
     run) wanted="$build $runtime" ;;
     test) wanted="$build $runtime $test $bench $providers $recipes $packaging" ;;
     # The test tiers against gnome-keyring only. The sanitizer runtimes and llvm-symbolizer

@@ -25,15 +25,22 @@ if [ "${1-}" = --build-only ]; then
 fi
 targets=${*:-ArgumentsFuzzer DeviceIDFuzzer FileRecordFuzzer JSONTextFuzzer}
 flags="-swift-version 6 -O -g -sanitize=fuzzer,address -package-name keyid"
-# KeyIDKit imports CLibSecret (Sources/CLibSecret/module.modulemap): libsecret's headers and
-# libraries as pkg-config names them.
-libsecret_cflags="-I $root/Sources/CLibSecret $(pkg-config --cflags-only-I libsecret-1 | sed 's/-I/-Xcc -I/g')"
+# KeyIDKit imports CLibSecret (Sources/CLibSecret/module.modulemap) and CSecretConnection
+# (Sources/CSecretConnection/include/module.modulemap): libsecret's headers and libraries as
+# pkg-config names them, and the C target's objects, compiled by the toolchain's clang.
+libsecret_cflags="-I $root/Sources/CLibSecret -I $root/Sources/CSecretConnection/include \
+$(pkg-config --cflags-only-I libsecret-1 | sed 's/-I/-Xcc -I/g')"
 libsecret_libs=$(pkg-config --libs libsecret-1 | sed 's/-pthread//')
+c_objects="service.o connection.o context.o"
 
 mkdir -p "$out/crashes"
 cd "$out"
-# KeyIDKit again only when one of its sources is newer than the last build of it.
-if [ ! -f KeyIDKit.o ] || [ -n "$(find "$root/Sources/KeyIDKit" -newer KeyIDKit.o -print -quit)" ]; then
+# KeyIDKit and the C target again only when one of their sources is newer than the last build.
+if [ ! -f KeyIDKit.o ] || [ -n "$(find "$root/Sources/KeyIDKit" "$root/Sources/CSecretConnection" -newer KeyIDKit.o -print -quit)" ]; then
+    echo "== CSecretConnection" >&2
+    # shellcheck disable=SC2046
+    "$(dirname "$swift")/clang" -O1 -g -c -I "$root/Sources/CSecretConnection/include" \
+        $(pkg-config --cflags libsecret-1) "$root"/Sources/CSecretConnection/*.c
     echo "== KeyIDKit with -sanitize=fuzzer,address" >&2
     # shellcheck disable=SC2046,SC2086
     "$swiftc" $flags $libsecret_cflags -parse-as-library -enable-testing -module-name KeyIDKit -wmo -c -o KeyIDKit.o \
@@ -44,7 +51,7 @@ for target in $targets; do
     echo "== build $target" >&2
     # shellcheck disable=SC2086
     "$swiftc" $flags $libsecret_cflags -use-ld=lld -parse-as-library -module-name "$target" -I "$out" \
-        -o "$out/$target" "$here/$target.swift" "$here"/Support/*.swift KeyIDKit.o $libsecret_libs
+        -o "$out/$target" "$here/$target.swift" "$here"/Support/*.swift KeyIDKit.o $c_objects $libsecret_libs
 done
 [ -z "$build_only" ] || exit 0
 

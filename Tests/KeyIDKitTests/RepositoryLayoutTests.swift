@@ -37,13 +37,13 @@ struct RepositoryLayoutTests {
     }
 
     @Test(
-        "Core imports nothing, Glibc is reached from System and the stores only, exactly one file imports CLibSecret, no Swift file over 600 lines"
+        "Core imports nothing, Glibc is reached from System and the stores only, exactly one file imports the C modules, no Swift file over 600 lines"
     )
     func layers() throws {
         let sources = Self.paths().filter { $0.hasPrefix("Sources/") && $0.hasSuffix(".swift") }
         #expect(sources.count > 30)
         var importers: [String] = []
-        var libsecret: [String] = []
+        var cImporters: [String] = []
         for path in sources {
             let text = try String(contentsOfFile: TestEnvironment.root + "/" + path, encoding: .utf8)
             let imports = text.split(separator: "\n").filter { $0.contains("import ") && !$0.hasPrefix("//") }
@@ -51,10 +51,10 @@ struct RepositoryLayoutTests {
                 if imports.contains(where: { $0.hasSuffix("import Glibc") }) { importers.append(path) }
                 #expect(!imports.contains { $0.contains("import Foundation") }, "\(path) imports Foundation")
             }
-            if imports.contains(where: { $0.contains("import CLibSecret") }) {
-                libsecret.append(path)
+            for module in Self.cModules where imports.contains(where: { $0.hasSuffix("import " + module) }) {
+                cImporters.append(path)
                 #expect(
-                    imports.contains("internal import CLibSecret"), "\(path) imports CLibSecret other than internally")
+                    imports.contains("internal import " + module), "\(path) imports \(module) other than internally")
             }
             if path.hasPrefix("Sources/KeyIDKit/Core/") {
                 #expect(imports.isEmpty, "\(path) imports \(imports)")
@@ -62,7 +62,7 @@ struct RepositoryLayoutTests {
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
             #expect(lines <= 601, "\(path) has \(lines) lines")
         }
-        #expect(libsecret == ["Sources/KeyIDKit/Stores/SecretService/LibSecretConnection.swift"], "\(libsecret)")
+        #expect(Set(cImporters) == ["Sources/KeyIDKit/Stores/SecretService/LibSecretConnection.swift"], "\(cImporters)")
         let allowed = [
             "Sources/KeyIDKit/System/", "Sources/KeyIDKit/Stores/SecretService/LibSecretConnection",
             "Sources/KeyIDKit/Stores/File/",
@@ -72,14 +72,55 @@ struct RepositoryLayoutTests {
             #expect(allowed.contains { path.hasPrefix($0) }, "\(path) imports Glibc")
         }
         let modules = try FileManager.default.contentsOfDirectory(atPath: TestEnvironment.root + "/Sources")
-        #expect(
-            Set(modules) == ["CLibSecret", "KeyIDKit", "keyid", "KeyIDDocs", "keyid-docs"], "another target: \(modules)"
-        )
-        // The system-library target: a module map and a header over libsecret's own headers.
+        #expect(Set(modules) == Set(Self.cModules + ["KeyIDKit", "keyid", "KeyIDDocs", "keyid-docs"]), "\(modules)")
+        // The system-library target: a module map and a header over libsecret's own headers, no code.
         let module = try FileManager.default.contentsOfDirectory(atPath: TestEnvironment.root + "/Sources/CLibSecret")
         #expect(Set(module) == ["module.modulemap", "shim.h"])
         let header = try String(contentsOfFile: TestEnvironment.root + "/Sources/CLibSecret/shim.h", encoding: .utf8)
         #expect(header.contains("#include <libsecret/secret.h>") && !header.contains("dlopen"))
+        #expect(!header.contains("(") && !header.contains("static"), "shim.h holds code")
+        // The C target: its header and module map, and C files that make their warnings errors.
+        let target = Self.paths().filter { $0.hasPrefix("Sources/CSecretConnection/") }
+        #expect(
+            Set(target) == [
+                "Sources/CSecretConnection/include", "Sources/CSecretConnection/include/CSecretConnection.h",
+                "Sources/CSecretConnection/include/module.modulemap", "Sources/CSecretConnection/strict.h",
+                "Sources/CSecretConnection/service.c", "Sources/CSecretConnection/connection.c",
+                "Sources/CSecretConnection/context.c",
+            ], "\(target)")
+        for path in target where path.hasSuffix(".c") {
+            let text = try String(contentsOfFile: TestEnvironment.root + "/" + path, encoding: .utf8)
+            #expect(text.contains("\n#include \"strict.h\"\n"), "\(path) does not include strict.h")
+            #expect(!text.contains("dlopen"), "\(path) calls dlopen")
+        }
+    }
+
+    /// The C modules KeyIDKit imports: the system-library target and the C target.
+    static let cModules = ["CLibSecret", "CSecretConnection"]
+
+    @Test(
+        "a -Wall or -Wextra warning in the C target's own code is an error, whoever compiles it (strict.h)",
+        .enabled(if: ShellProcess.executable("clang") != nil)
+    )
+    func cWarningsAreErrors() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyid-strict-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bodies = [
+            "clean": "int probe(int used) { return used; }", "all": "int probe(void) { int unused; return 0; }",
+            "extra": "int probe(int unused) { return 0; }",
+        ]
+        for (name, body) in bodies {
+            let file = folder.appendingPathComponent(name + ".c").path
+            try ("#include \"strict.h\"\n" + body + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+            let outcome = try ShellProcess.run(
+                ShellProcess.executable("clang")!, ["-fsyntax-only", "-ISources/CSecretConnection", file])
+            if name == "clean" {
+                #expect(outcome.status == 0, "\(outcome.stderr)")
+            } else {
+                #expect(outcome.status != 0 && outcome.stderr.contains("error: unused"), "\(name): \(outcome.stderr)")
+            }
+        }
     }
 
     /// The lines of code (not comments) of the Swift files under `folder`, by file.

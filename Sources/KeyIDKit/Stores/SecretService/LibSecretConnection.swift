@@ -1,15 +1,16 @@
 internal import CLibSecret
+internal import CSecretConnection
 import Glibc
 
 /// A connection to the Secret Service through libsecret and GDBus: the one file that touches
-/// their C API, in primitives that hand out Swift values; `LibSecretConnection+Requests.swift`
-/// batches, bounds and abandons requests with them.
+/// their C API (and keyid's C beside it, `CSecretConnection`), in primitives that hand out Swift
+/// values, and the requests it batches, bounds and abandons with them.
 ///
 /// It is a GDBus connection of its own to the bus keyid found, with libsecret's `SecretService`
-/// on it (a subclass, `keyid_service_open` in `CLibSecret`): no property loading, no subscription
-/// to the Service's signals, no start of the provider at set-up. GLib's shared session-bus
-/// connection and its exit-on-close are left as they were (SIGPIPE, as GIO leaves it: ignored);
-/// a closed connection is a failed call, and the next one connects again.
+/// on it (a subclass, `keyid_service_open`): no property loading, no subscription to the
+/// Service's signals, no start of the provider at set-up. GLib's shared session-bus connection
+/// and its exit-on-close are left as they were (SIGPIPE, as GIO leaves it: ignored); a closed
+/// connection is a failed call, and the next one connects again.
 final class LibSecretConnection {
     /// The bound on each batch of requests.
     let timeout: Duration
@@ -154,10 +155,10 @@ final class LibSecretConnection {
     /// Abandoned connections whose requests have not all ended yet.
     private static let abandonedConnections = ThreadLock<[LibSecretConnection]>([])
     /// Closes that did not complete in their bound, each with a reference to its context.
-    private static let unfinishedCloses = ThreadLock<[UnsafeMutablePointer<KeyidPending>]>([])
+    private static let unfinishedCloses = ThreadLock<[OpaquePointer]>([])
 
     /// Keeps a close that is still to complete (``drain(_:)`` waits for it).
-    private static func finishLater(_ close: UnsafeMutablePointer<KeyidPending>?) {
+    private static func finishLater(_ close: OpaquePointer?) {
         if let close { unfinishedCloses.withLock { $0.append(close) } }
     }
 
@@ -397,4 +398,181 @@ final class LibSecretConnection {
         defer { g_free(text) }
         return text.map { String(cString: $0) }
     }
+}
+
+// MARK: - Requests
+
+/// How a ``LibSecretConnection`` runs requests: they complete in a `GMainContext` of its own,
+/// iterated only while one waits, on the calling thread (one at a time); the requests of a
+/// batch go out together, and every wait for a request has a deadline. A request that
+/// outlives it is never cancelled (cancelling a prompt makes libsecret call its `Dismiss`,
+/// which can crash gnome-keyring 42.1): it is abandoned with its connection, which is closed,
+/// as when the `keyid` command exits (gnome-keyring withdraws the prompt of a client that
+/// went away).
+extension LibSecretConnection {
+    /// The name failures to reach the bus give their operation.
+    static let connectOperation = "secret_service_open"
+
+    /// Sends every request at once, then waits for all of them, at most ``timeout`` in all. A
+    /// request that fails is a failure among the results; requests not answered in time are
+    /// abandoned with this connection, and thrown as timed out.
+    func perform(_ requests: [SecretServiceRequest]) throws(SecretServiceFailure) -> [SecretServiceReply] {
+        guard isOpen else {
+            throw SecretServiceFailure(
+                operation: requests.first?.operation ?? Self.connectOperation, domain: GErrorCode.ioDomain,
+                code: GErrorCode.ioClosed, message: "the connection to the session bus is closed")
+        }
+        return try withContext { () throws(SecretServiceFailure) in
+            let deadline = MonotonicInstant.now + timeout
+            // What arrived since the last wait first (a NameOwnerChanged after the provider
+            // restarted points libsecret's proxy at the new owner), a bounded amount of it.
+            Self.drain(context)
+            // GDBus would end each call at 25 s: the batch's own bound instead.
+            let milliseconds = Self.milliseconds(until: deadline)
+            setCallTimeout(milliseconds)
+            if let introduction = introductionToNewOwner() {
+                _ = try complete([introduction], until: deadline)
+                // The owner, once the answer's NameOwnerChanged (if the read started the
+                // provider) is dispatched.
+                Self.drain(context)
+                introducedOwner = providerOwner
+            }
+            return try complete(requests, until: deadline)
+        }
+    }
+
+    /// Starts `requests` and waits for them until `deadline`; gives up on the connection when
+    /// they do not all complete in time.
+    private func complete(_ requests: [SecretServiceRequest], until deadline: MonotonicInstant)
+        throws(SecretServiceFailure) -> [SecretServiceReply]
+    {
+        let encoded = requests.map(Self.parameters(of:))
+        let milliseconds = Self.milliseconds(until: deadline)
+        let started = zip(requests, encoded).map { request, parameters in
+            let slot = Slot()
+            let problem = start(request, slot, timeout: milliseconds, parameters: parameters)
+            return (request: request, slot: problem == nil ? slot : nil, failure: problem)
+        }
+        let slots = started.compactMap(\.slot)
+        guard Self.wait(for: slots, in: context, until: deadline) else {
+            abandon(slots)
+            throw SecretServiceFailure.timedOut(requests.first?.operation ?? "call", timeout: timeout)
+        }
+        return started.map { request, slot, problem in
+            if let problem { return .failure(problem) }
+            return finish(request, slot!)
+        }
+    }
+
+    /// A request's arguments as the floating GVariant its call takes; `nil` for a prompt, or
+    /// arguments that cannot be encoded. A batch's are encoded before the first is sent, so
+    /// that its requests go out one right after another.
+    static func parameters(of request: SecretServiceRequest) -> OpaquePointer? {
+        switch request {
+        case .method(let call): return encode(.tuple(call.arguments))
+        case .searchItems, .readAlias: return request.serviceCall.flatMap { encode(.tuple($0.arguments)) }
+        case .prompt: return nil
+        }
+    }
+
+    /// A provider's new instance must know this caller before any call that needs one
+    /// (gnome-keyring 42.1 crashes on an `OpenSession` it handles first, see
+    /// doc/COMPATIBILITY.md): the property read that needs no caller to send first, when the
+    /// provider's owner is not the one this connection made itself known to, or not known
+    /// (the provider is started by the read).
+    private func introductionToNewOwner() -> SecretServiceRequest? {
+        let owner = providerOwner
+        guard owner == nil || owner != introducedOwner else { return nil }
+        return .method(Self.introduction)
+    }
+
+    /// Whether another process than the one this connection made itself known to owns the
+    /// Secret Service's name now (the provider restarted), once what arrived meanwhile (the
+    /// name's NameOwnerChanged) is dispatched.
+    var providerReplaced: Bool {
+        guard isOpen, isOwnedByThisProcess else { return false }
+        withContext { Self.drain(context) }
+        guard let owner = providerOwner else { return false }
+        return owner != introducedOwner
+    }
+
+    /// The read that makes a caller known to the provider: it needs none.
+    static let introduction = DBusCall(
+        path: SecretServiceStore.servicePath, interface: SecretServiceStore.propertiesInterface, member: "Get",
+        arguments: [.string(SecretServiceStore.serviceInterface), .string("Collections")])
+
+    /// Milliseconds from now to `deadline`, at least 1, as a GDBus call's timeout.
+    static func milliseconds(until deadline: MonotonicInstant) -> Int32 {
+        let (seconds, attoseconds) = (deadline - .now).components
+        return Int32(clamping: max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+    }
+
+    /// The process that last opened a connection, once one has: GDBus's thread runs there.
+    private static let gdbusProcess = ThreadLock<pid_t?>(nil)
+
+    /// Marks this process as the one whose GDBus thread connections use; refuses in a child
+    /// made by `fork` after its parent connected, which has no such thread. A program's first
+    /// connect also checks that the thread runs: a child of a host that used GDBus on its own
+    /// (a GApplication, GSettings) has none either, and would wait out the timeout.
+    static func claimGDBusThread(ownsProcess: Bool, threadRuns: () -> Bool) throws(SecretServiceFailure) {
+        try gdbusProcess.withLock { (process: inout pid_t?) throws(SecretServiceFailure) in
+            if let parent = process, parent != getpid() {
+                throw SecretServiceFailure(
+                    operation: "fork", domain: GErrorCode.ioDomain, code: GErrorCode.ioFailed,
+                    message:
+                        "GLib's D-Bus thread runs in process \(parent), which made this one by fork; connect from a process of its own"
+                )
+            }
+            if process == nil, !ownsProcess {
+                guard threadRuns() else {
+                    throw SecretServiceFailure(
+                        operation: "fork", domain: GErrorCode.ioDomain, code: GErrorCode.ioFailed,
+                        message:
+                            "GLib's D-Bus thread did not survive the fork that made this process (its parent used D-Bus); connect from a process of its own"
+                    )
+                }
+            }
+            process = getpid()
+        }
+    }
+}
+
+// MARK: - GError
+
+/// The GError domains and codes keyid acts on, named as GLib's `gioenums.h` and
+/// libsecret's `secret-types.h` name them.
+enum GErrorCode {
+    /// `G_IO_ERROR`: transport failures, e.g. no bus at the address.
+    static let ioDomain = "g-io-error-quark"
+    /// `G_DBUS_ERROR`: D-Bus's own errors, from the bus or a peer.
+    static let dbusDomain = "g-dbus-error-quark"
+    /// `SECRET_ERROR`: libsecret's errors.
+    static let secretDomain = "secret-error"
+
+    static let ioFailed: Int32 = 0  // G_IO_ERROR_FAILED: e.g. an authentication the bus refused
+    static let ioNotFound: Int32 = 1  // G_IO_ERROR_NOT_FOUND: no socket at the address
+    static let ioInvalidArgument: Int32 = 13  // G_IO_ERROR_INVALID_ARGUMENT: empty or bad address
+    static let ioPermissionDenied: Int32 = 14  // G_IO_ERROR_PERMISSION_DENIED
+    static let ioClosed: Int32 = 18  // G_IO_ERROR_CLOSED: the connection is closed
+    static let ioTimedOut: Int32 = 24  // G_IO_ERROR_TIMED_OUT: a stalled daemon
+    static let ioDBusError: Int32 = 36  // G_IO_ERROR_DBUS_ERROR: a D-Bus error GLib has no domain for
+    static let ioConnectionRefused: Int32 = 39  // G_IO_ERROR_CONNECTION_REFUSED: a stale socket
+
+    static let dbusServiceUnknown: Int32 = 2  // G_DBUS_ERROR_SERVICE_UNKNOWN: nobody owns the name
+    static let dbusNameHasNoOwner: Int32 = 3  // G_DBUS_ERROR_NAME_HAS_NO_OWNER
+    static let dbusNoReply: Int32 = 4  // G_DBUS_ERROR_NO_REPLY: the callee left the bus without replying
+    static let dbusBadAddress: Int32 = 6  // G_DBUS_ERROR_BAD_ADDRESS
+    static let dbusNoServer: Int32 = 11  // G_DBUS_ERROR_NO_SERVER
+    static let dbusTimeout: Int32 = 12  // G_DBUS_ERROR_TIMEOUT
+    static let dbusInvalidArgs: Int32 = 16  // G_DBUS_ERROR_INVALID_ARGS
+    static let dbusUnknownMethod: Int32 = 19  // G_DBUS_ERROR_UNKNOWN_METHOD: gnome-keyring's "no such object"
+    static let dbusTimedOut: Int32 = 20  // G_DBUS_ERROR_TIMED_OUT
+    static let dbusUnknownObject: Int32 = 41  // G_DBUS_ERROR_UNKNOWN_OBJECT: KWallet's and KeePassXC's
+
+    static let secretIsLocked: Int32 = 2  // SECRET_ERROR_IS_LOCKED
+    static let secretNoSuchObject: Int32 = 3  // SECRET_ERROR_NO_SUCH_OBJECT: org.freedesktop.Secret.Error.NoSuchObject
+
+    /// The Secret Service's answer to a session it does not know: one another instance of
+    /// the provider opened. GLib's tables give it no code of its own; it keeps its D-Bus name.
+    static let noSession = "org.freedesktop.Secret.Error.NoSession"
 }

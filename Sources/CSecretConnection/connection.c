@@ -1,0 +1,236 @@
+#include "CSecretConnection.h"
+
+#include "strict.h"
+
+/* GDBus's Hello has GDBus's default timeout, but its authentication has none: a bus that takes
+ * the connection and then says nothing holds the thread. */
+GDBusConnection *keyid_connection_new_sync(const gchar *address, GError **error) {
+    return g_dbus_connection_new_for_address_sync(
+        address, G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION, NULL,
+        NULL, error);
+}
+
+/* What a close waits for: GIO calls (a flush, the close) whose completions are delivered in
+ * `context`, and the end of the connection object, which the replies of the calls the close
+ * failed (G_IO_ERROR_CLOSED) and GDBus's "closed" signal hold until they are dispatched there.
+ * Over once `outstanding` is 0. */
+struct KeyidPending {
+    GMainContext *context;
+    gint outstanding;
+};
+
+static void keyid_pending_completed(GObject *source, GAsyncResult *result, gpointer data) {
+    (void)source;
+    (void)result;
+    KeyidPending *pending = data;
+    /* Once outstanding is 0 the waiter may free `pending` at once (this may be another thread). */
+    GMainContext *context = g_main_context_ref(pending->context);
+    g_atomic_int_dec_and_test(&pending->outstanding);
+    g_main_context_wakeup(context);
+    g_main_context_unref(context);
+}
+
+/* The connection is finalized, in whichever thread let go of its last reference: called as its
+ * data is cleared, the last step of GObject's finalize, so after GDBusConnection's own finalize
+ * (whose purge of the signal subscriptions left queues each one's destroy notification in the
+ * subscriber's context, holding a reference to that context; a weak reference, notified at
+ * dispose, came before that). */
+static void keyid_pending_finalized(gpointer data) {
+    keyid_pending_completed(NULL, NULL, data);
+}
+
+gboolean keyid_pending_wait(KeyidPending *pending, gint64 deadline) {
+    if (deadline == 0 && g_main_context_acquire(pending->context)) {
+        for (int budget = 100; g_atomic_int_get(&pending->outstanding) > 0 && budget > 0; budget--)
+            if (!g_main_context_iteration(pending->context, FALSE))
+                break;
+        g_main_context_release(pending->context);
+    }
+    while (g_atomic_int_get(&pending->outstanding) > 0 && g_get_monotonic_time() < deadline)
+        keyid_context_iterate_until(pending->context, (guint)((deadline - g_get_monotonic_time()) / 1000 + 1));
+    if (g_atomic_int_get(&pending->outstanding) > 0)
+        return FALSE;
+    /* What the connection's end queued in the context (the destroy notifications of its
+     * subscriptions and of its proxies', each holding the context) is dispatched now: no one
+     * iterates the context after this. */
+    if (g_main_context_acquire(pending->context)) {
+        for (int budget = 100; budget > 0 && g_main_context_iteration(pending->context, FALSE); budget--) {
+        }
+        g_main_context_release(pending->context);
+    }
+    g_main_context_unref(pending->context);
+    g_free(pending);
+    return TRUE;
+}
+
+/* Closing discards what is queued to be written (a session's Close posted without a wait):
+ * `flush` writes it first, waiting at most 250 ms of the bound for it. Nothing is left queued
+ * in a context no one iterates: what the bound leaves is the caller's to wait for. */
+KeyidPending *keyid_connection_close(GDBusConnection *connection, GMainContext *context, gboolean flush,
+                                     guint milliseconds) {
+    gint64 deadline = g_get_monotonic_time() + (gint64)milliseconds * 1000;
+    KeyidPending *pending = g_new0(KeyidPending, 1);
+    pending->context = g_main_context_ref(context);
+    pending->outstanding = 2; /* the close, and the connection's end */
+    g_object_set_data_full(G_OBJECT(connection), "keyid-close-pending", pending, keyid_pending_finalized);
+    if (flush && !g_dbus_connection_is_closed(connection)) {
+        g_atomic_int_inc(&pending->outstanding);
+        g_dbus_connection_flush(connection, NULL, keyid_pending_completed, pending);
+        for (gint64 flushed = MIN(deadline, g_get_monotonic_time() + 250 * 1000);
+             g_atomic_int_get(&pending->outstanding) > 2 && g_get_monotonic_time() < flushed;)
+            keyid_context_iterate_until(context, (guint)((flushed - g_get_monotonic_time()) / 1000 + 1));
+    }
+    g_dbus_connection_close(connection, NULL, keyid_pending_completed, pending);
+    g_object_unref(connection);
+    return keyid_pending_wait(pending, deadline) ? NULL : pending;
+}
+
+/* Whether a thread of this process is named `name` (/proc/self/task/N/comm), or, given `known`,
+ * a thread runs that is not in it; with `record`, adds each thread to it. */
+static gboolean keyid_thread_found(const gchar *name, GHashTable *known, gboolean record) {
+    GDir *tasks = g_dir_open("/proc/self/task", 0, NULL);
+    gboolean found = FALSE;
+    for (const gchar *task; tasks && !found && (task = g_dir_read_name(tasks));) {
+        gchar *path = g_build_filename("/proc/self/task", task, "comm", NULL), *comm = NULL;
+        found = g_file_get_contents(path, &comm, NULL, NULL) && g_strcmp0(g_strstrip(comm), name) == 0;
+        if (known && record)
+            g_hash_table_add(known, g_strdup(task));
+        else if (known && !g_hash_table_contains(known, task))
+            found = TRUE;
+        g_free(comm);
+        g_free(path);
+    }
+    if (tasks)
+        g_dir_close(tasks);
+    return found;
+}
+
+/*
+ * The thread is named "gdbus". GLib 2.74 starts it once a process, with the first connection
+ * (_g_dbus_shared_thread_ref, gdbusprivate.c), and never again: in a child made by fork after
+ * its parent connected (a GApplication, GSettings, g_bus_get_sync) it is missing, and a
+ * connection's Hello waits for a reply no thread reads. When no thread has the name, a
+ * connection on an empty in-memory stream (no socket, no authentication, no Hello) asks GDBus
+ * for the thread: it runs if one started meanwhile (its name is set a moment after it starts,
+ * in the thread itself). That connection is closed in a context of its own.
+ */
+gboolean keyid_gdbus_thread_runs(void) {
+    if (!g_file_test("/proc/self/task", G_FILE_TEST_IS_DIR))
+        return TRUE; /* without /proc (a chroot, a sandbox) nothing tells: taken to run */
+    GHashTable *known = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+    if (keyid_thread_found("gdbus", known, TRUE)) {
+        g_hash_table_unref(known);
+        return TRUE;
+    }
+    GMainContext *context = g_main_context_new();
+    GInputStream *input = g_memory_input_stream_new();
+    GOutputStream *output = g_memory_output_stream_new_resizable();
+    GIOStream *stream = g_simple_io_stream_new(input, output);
+    g_main_context_push_thread_default(context);
+    GDBusConnection *connection =
+        g_dbus_connection_new_sync(stream, NULL, G_DBUS_CONNECTION_FLAGS_NONE, NULL, NULL, NULL);
+    gboolean runs = keyid_thread_found("gdbus", known, FALSE);
+    if (connection && runs) {
+        KeyidPending *left = keyid_connection_close(connection, context, FALSE, 1000);
+        if (left)
+            keyid_pending_wait(left, g_get_monotonic_time() + G_USEC_PER_SEC);
+    } else if (connection) {
+        g_object_unref(connection); /* no thread would complete a close */
+    }
+    g_main_context_pop_thread_default(context);
+    g_object_unref(stream);
+    g_object_unref(output);
+    g_object_unref(input);
+    g_main_context_unref(context);
+    g_hash_table_unref(known);
+    return runs;
+}
+
+/* A connect that runs in a thread of its own (keyid_connection_new_bounded). */
+typedef struct {
+    GMutex lock;
+    GCond finished;
+    gchar *address;
+    GMainContext *context;
+    GCancellable *cancellable;
+    GDBusConnection *connection;
+    GError *error;
+    gboolean done, abandoned;
+} KeyidConnect;
+
+static void keyid_connect_free(KeyidConnect *connect) {
+    g_mutex_clear(&connect->lock);
+    g_cond_clear(&connect->finished);
+    g_free(connect->address);
+    g_main_context_unref(connect->context);
+    g_object_unref(connect->cancellable);
+    g_free(connect);
+}
+
+/* The connect's thread: makes the connection with the caller's context as its thread's default
+ * (where GDBus later emits its closed signal), then hands it over, or, when the caller gave up
+ * waiting, closes it: a bus that answers Hello late is left no connection. */
+static gpointer keyid_connect_run(gpointer data) {
+    KeyidConnect *connect = data;
+    GError *error = NULL;
+    g_main_context_push_thread_default(connect->context);
+    GDBusConnection *connection = g_dbus_connection_new_for_address_sync(
+        connect->address,
+        G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION, NULL,
+        connect->cancellable, &error);
+    g_main_context_pop_thread_default(connect->context); /* before the hand-over: the caller pushes it next */
+    g_mutex_lock(&connect->lock);
+    gboolean abandoned = connect->abandoned;
+    if (!abandoned) {
+        connect->connection = connection;
+        connect->error = error;
+        connect->done = TRUE;
+        g_cond_signal(&connect->finished);
+    }
+    g_mutex_unlock(&connect->lock);
+    if (!abandoned)
+        return NULL; /* `connect` is the caller's now */
+    g_clear_error(&error);
+    if (connection) {
+        g_main_context_push_thread_default(connect->context);
+        KeyidPending *left = keyid_connection_close(connection, connect->context, FALSE, 1000);
+        if (left)
+            keyid_pending_wait(left, g_get_monotonic_time() + 5 * G_USEC_PER_SEC); /* else left to GLib */
+        g_main_context_pop_thread_default(connect->context);
+    }
+    keyid_connect_free(connect);
+    return NULL;
+}
+
+/* Given up at the deadline, the connect is cancelled where GDBus can cancel it: not during
+ * Hello, to which GDBus passes no cancellable. */
+GDBusConnection *keyid_connection_new_bounded(const gchar *address, GMainContext *context, gint64 deadline,
+                                              GError **error) {
+    KeyidConnect *connect = g_new0(KeyidConnect, 1);
+    g_mutex_init(&connect->lock);
+    g_cond_init(&connect->finished);
+    connect->address = g_strdup(address);
+    connect->context = g_main_context_ref(context);
+    connect->cancellable = g_cancellable_new();
+    GThread *thread = g_thread_try_new("keyid-connect", keyid_connect_run, connect, error);
+    if (!thread) {
+        keyid_connect_free(connect);
+        return NULL;
+    }
+    g_thread_unref(thread);
+    g_mutex_lock(&connect->lock);
+    while (!connect->done && g_cond_wait_until(&connect->finished, &connect->lock, deadline)) {
+    }
+    if (!connect->done) {
+        connect->abandoned = TRUE;
+        g_cancellable_cancel(connect->cancellable);
+        g_mutex_unlock(&connect->lock);
+        return NULL;
+    }
+    g_mutex_unlock(&connect->lock);
+    GDBusConnection *connection = connect->connection;
+    if (connect->error)
+        g_propagate_error(error, connect->error);
+    keyid_connect_free(connect);
+    return connection;
+}

@@ -1,0 +1,96 @@
+#ifndef KEYID_CSECRETCONNECTION_H
+#define KEYID_CSECRETCONNECTION_H
+
+/*
+ * The C half of keyid's connection to the Secret Service (LibSecretConnection.swift): what
+ * Swift cannot call in libsecret, GLib, GObject and GIO (variadic constructors, macros such as
+ * G_VARIANT_TYPE, GObject class set-up), and what runs in C: a GObject subclass of
+ * SecretService, the bounded connect, a connection's close and its wait, the check for GDBus's
+ * thread, finishers that keep a failure's D-Bus name, main-context loops and GLib's log
+ * handlers. Only libsecret's stable headers are used: its secret.h includes secret-prompt.h
+ * unconditionally, and only secret-paths.h needs SECRET_API_SUBJECT_TO_CHANGE.
+ */
+
+#include <libsecret/secret.h>
+
+/* MARK: GVariant (service.c) */
+
+/* A new GVariantType from its type string, for g_variant_type_free; NULL when the string is
+ * not one (g_variant_type_new would log criticals, then return NULL). */
+GVariantType *keyid_variant_type_new(const gchar *type);
+
+/* A floating `ay` holding a copy of the bytes. */
+GVariant *keyid_variant_bytes(gconstpointer data, gsize length);
+
+/* MARK: libsecret's objects (service.c) */
+
+/* Sets up keyid's SecretService subclass on `connection`, addressed to the bus name `name`, as
+ * secret_service_open() sets up a SecretService (finish with keyid_service_open_finish). The
+ * subclass loads no properties, subscribes to none of the Service's signals and does not start
+ * the provider at set-up (a method call still starts it); GDBus still follows the name's owner
+ * (one AddMatch, not waited for, and one GetNameOwner). */
+void keyid_service_open(GDBusConnection *connection, const gchar *name, GCancellable *cancellable,
+                        GAsyncReadyCallback callback, gpointer data);
+
+/* The set-up's outcome, as secret_service_open_finish hands it over, but a failure keeps its
+ * D-Bus error name (libsecret's own finisher strips it). */
+SecretService *keyid_service_open_finish(GAsyncResult *result, GError **error);
+
+/* libsecret's SecretPrompt for the prompt at `path`, addressed to the provider's unique bus
+ * name `owner`: no name lookup, no activation, no properties, so setting it up waits for no
+ * reply. Fails with G_IO_ERROR_CLOSED on a closed connection. */
+SecretPrompt *keyid_prompt_new(GDBusConnection *connection, const gchar *owner, const gchar *path, GError **error);
+
+/* A prompt's outcome, as secret_prompt_perform_finish hands it over, but a failure keeps its
+ * D-Bus error name (libsecret's own finisher strips it). */
+GVariant *keyid_prompt_finish(SecretPrompt *prompt, GAsyncResult *result, GError **error);
+
+/* MARK: Connections (connection.c) */
+
+/* A private connection to the bus at `address`, authenticated and registered on it (Hello),
+ * made in the calling thread. Unbounded (GDBus's authentication has no timeout): only for a
+ * process whose own deadline ends it. */
+GDBusConnection *keyid_connection_new_sync(const gchar *address, GError **error);
+
+/* The same connection, made in a thread of its own with `context` as its default (so `context`
+ * must not be the calling thread's default meanwhile), waited for until `deadline`
+ * (g_get_monotonic_time's clock). NULL with `error` set when it failed; NULL without it when
+ * the deadline passed: the connect is then given up, and its thread closes the connection once
+ * it is made. An `autolaunch:` address would start a bus. */
+GDBusConnection *keyid_connection_new_bounded(const gchar *address, GMainContext *context, gint64 deadline,
+                                              GError **error);
+
+/* A close still to complete: the GIO calls and the connection's end that a close waits for,
+ * delivered in a main context it holds a reference to until it is over. */
+typedef struct KeyidPending KeyidPending;
+
+/* Closes `connection` and drops the caller's reference, after writing what is queued when
+ * `flush`. Waits in `context`, the thread's default, for the flush, the close and the end of
+ * the connection object, at most `milliseconds` in all. NULL when all is over; else what is
+ * still to come in that context, to wait for there (keyid_pending_wait) before the context is
+ * let go. */
+KeyidPending *keyid_connection_close(GDBusConnection *connection, GMainContext *context, gboolean flush,
+                                     guint milliseconds);
+
+/* Iterates the context of `pending` until all it waits for is over (TRUE, and `pending` is
+ * freed) or `deadline` (g_get_monotonic_time's clock) passed; 0: dispatches what is ready,
+ * without waiting, when no other thread holds the context. */
+gboolean keyid_pending_wait(KeyidPending *pending, gint64 deadline);
+
+/* Whether GDBus's worker thread, which moves every GDBus connection's messages, runs in this
+ * process (a child made by fork after its parent used GDBus has none). TRUE without /proc. */
+gboolean keyid_gdbus_thread_runs(void);
+
+/* MARK: Main contexts and logs (context.c) */
+
+/* One iteration of `context`, waiting at most `milliseconds`. */
+void keyid_context_iterate_until(GMainContext *context, guint milliseconds);
+
+/* Dispatches what is ready in `context`, at most `budget` sources, without waiting. */
+void keyid_context_dispatch(GMainContext *context, int budget);
+
+/* Drops what libsecret logs, once a process; with `everything`, GLib's messages of every domain
+ * too. A fatal message still ends the process. */
+void keyid_quiet_log(gboolean everything);
+
+#endif
