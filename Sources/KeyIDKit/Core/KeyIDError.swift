@@ -146,3 +146,35 @@ public enum KeyIDError: Error, Equatable, Sendable {
         }
     }
 }
+
+/// The exit statuses of keyid, the one list the help, the manual page and the README show.
+public enum ExitStatus: Int32, CaseIterable, Sendable {
+    case success = 0
+    case notFound = 1
+    case usage = 2
+    case alreadyExists = 3
+    case locked = 4
+    case unavailable = 5
+    case timedOut = 6
+    case invalidStoredValue = 7
+    case failure = 8
+    case cloned = 9
+}
+
+/// A failure below the library (a system call, a Secret Service call) that stands for one
+/// outcome users see.
+protocol ReportableFailure: Error {
+    /// What the library reports for this failure.
+    var outcome: KeyIDError { get }
+}
+
+extension ReportableFailure {
+    /// `body`'s result; a failure is thrown as its ``outcome``.
+    static func reported<T>(_ body: () throws(Self) -> T) throws(KeyIDError) -> T {
+        do throws(Self) {
+            return try body()
+        } catch {
+            throw error.outcome
+        }
+    }
+}
