@@ -82,12 +82,11 @@ public enum KeyIDError: Error, Equatable, Sendable {
     /// One sentence for a person: what went wrong and, in the library's terms, what to do.
     /// (The `keyid` command says what to do in its own terms.)
     public var message: String {
-        guard let advice = libraryAdvice else { return whatHappened }
-        return whatHappened + advice
+        whatHappened + (Host.program.advice(for: self) ?? "")
     }
 
     /// What went wrong, without what to do about it when the advice depends on who asks
-    /// (``libraryAdvice``); for the other outcomes, the whole sentence.
+    /// (``Host/advice(for:)``); for the other outcomes, the whole sentence.
     package var whatHappened: String {
         switch self {
         case .usage(let text), .locked(let text), .timedOut(let text):
@@ -130,21 +129,6 @@ public enum KeyIDError: Error, Equatable, Sendable {
 
     /// The sentence for ``Unavailable/noBus(_:)`` with `detail`.
     package static func noBusSentence(_ detail: String) -> String { "no D-Bus session bus (\(detail))" }
-
-    /// What to do, in the library's terms, for the outcomes whose ``whatHappened`` leaves it out.
-    private var libraryAdvice: String? {
-        switch self {
-        case .alreadyExists: return "; read it, or replace it with a rotation"
-        case .unavailable(.noBus):
-            return
-                "; run inside a login session or set DBUS_SESSION_BUS_ADDRESS; machines without one can keep IDs in files"
-        case .unavailable(.temporaryKeyring):
-            return ", choose another keyring as the collection, or keep IDs in files"
-        case .invalidStoredValue: return "; a rotation replaces it"
-        case .cloned: return "; a rotation, or the clone policy rotate, replaces it"
-        default: return nil
-        }
-    }
 }
 
 /// The exit statuses of keyid, the one list the help, the manual page and the README show.
