@@ -220,10 +220,10 @@ public enum ManPage {
 
     static func jsonOutput() -> [String] {
         let key = try! ItemKey(service: ItemKey.defaultService, account: ItemKey.defaultAccount)
-        let example = JSONKey.object([
-            .id: sampleID.uuidString, .service: key.service, .account: key.account, .label: key.label,
-            .created: Timestamp.iso8601(1_795_962_502), .modified: Timestamp.iso8601(1_795_962_502),
-        ])
+        let example = JSONRecord(
+            id: sampleID.uuidString, service: key.service, account: key.account, label: key.label,
+            created: 1_795_962_502, modified: 1_795_962_502
+        ).text
         var lines = [
             ".SH JSON OUTPUT",
             prose(

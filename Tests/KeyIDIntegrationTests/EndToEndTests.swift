@@ -87,7 +87,9 @@ struct EndToEndTests {
         let outcome = try keyid(["get", "--create", "--json", "--service", service])
         #expect(outcome.status == 0)
         let object = try parseJSON(outcome.stdout)
-        #expect(Set(object.keys) == ["id", "service", "account", "label", "created", "modified"])
+        #expect(
+            holdsDocumentedKeys(
+                jsonKeyNames(outcome.stdout), ["id", "service", "account", "label", "created", "modified"]))
         #expect(object["service"] as? String == service)
         #expect(object["account"] as? String == "device-id")
         let formatter = ISO8601DateFormatter()

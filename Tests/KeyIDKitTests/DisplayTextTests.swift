@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import KeyIDKit
@@ -76,9 +77,12 @@ struct DisplayTextTests {
             attributes: ["service": "s", "account": "a", "keyid": "1"], secret: Array("not an ID".utf8), created: 1)
         keyid.store.insert(attributes: ["service": "s", "keyid": "1"], secret: Array("x".utf8), created: 2)
         let json = keyid.run("list", "--json", "--show")
-        #expect(json.stdout.contains("{\"id\":null,\"service\":\"s\",\"account\":\"a\""))
-        #expect(json.stdout.contains("\"account\":null"))
-        #expect(json.stdout.contains("\"addressable\":false"))
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(items.count == 2)
+        let invalid = try #require(items.first { $0["account"] as? String == "a" })
+        #expect(invalid["id"] is NSNull && invalid["service"] as? String == "s")
+        let unaddressable = try #require(items.first { $0["account"] is NSNull })
+        #expect(unaddressable["addressable"] as? Bool == false)
         #expect(json.stderr.contains("1 item is marked as keyid's but lacks a valid service or account"))
         let table = keyid.run("list", "--show").stdout
         #expect(table.contains("(not a valid ID)"))

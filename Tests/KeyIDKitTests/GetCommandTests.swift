@@ -58,7 +58,9 @@ struct GetCommandTests {
         #expect(outcome.stdout.hasSuffix("}\n"))
         #expect(outcome.stdout.filter { $0 == "\n" }.count == 1)
         let object = try parseJSON(outcome.stdout)
-        #expect(Set(object.keys) == ["id", "service", "account", "label", "created", "modified"])
+        #expect(
+            holdsDocumentedKeys(
+                jsonKeyNames(outcome.stdout), ["id", "service", "account", "label", "created", "modified"]))
         #expect(DeviceID(object["id"] as? String ?? "") != nil)
         #expect(object["service"] as? String == "svc")
         #expect(object["account"] as? String == "acc")

@@ -93,13 +93,15 @@ struct SingleSourceTests {
     @Test("the JSON keys are written, listed in the manual page and shown in the guide in one order")
     func jsonKeys() throws {
         var keyid = InProcess()
-        let names = { (text: String) in text.matches(of: /"([a-z_]+)":/).map { String($0.output.1) } }
+        let names = jsonKeyNames
         let always = JSONKey.allCases.filter { !JSONKey.occasional.contains($0) }.map(\.rawValue)
         keyid.signals = [.cloudInstance: "i-one"]
-        #expect(names(keyid.run("get", "--create", "--json").stdout) == always)
+        #expect(holdsDocumentedKeys(names(keyid.run("get", "--create", "--json").stdout), always))
         keyid.signals = [.cloudInstance: "i-two"]
-        #expect(names(keyid.run("get", "--on-clone", "rotate", "--json").stdout) == JSONKey.allCases.map(\.rawValue))
-        #expect(names(keyid.run("rotate", "--json").stdout) == always + ["previous_id", "reason"])
+        #expect(
+            holdsDocumentedKeys(
+                names(keyid.run("get", "--on-clone", "rotate", "--json").stdout), JSONKey.allCases.map(\.rawValue)))
+        #expect(holdsDocumentedKeys(names(keyid.run("rotate", "--json").stdout), always + ["previous_id", "reason"]))
         let page = try ManText.page()
         let section = try #require(ManText.section("SH JSON OUTPUT", in: page))
         let listed = section.split(separator: "\n").filter { $0.hasPrefix(".B ") }.map {
@@ -110,10 +112,22 @@ struct SingleSourceTests {
         let blocks = guide.components(separatedBy: "```json\n").dropFirst().compactMap {
             $0.split(separator: "\n").first.map(String.init)
         }
-        #expect(blocks.first.map(names) == always)
-        #expect(blocks.dropFirst().first.map(names) == JSONKey.allCases.map(\.rawValue))
+        #expect(holdsDocumentedKeys(names(blocks.first ?? ""), always))
+        #expect(holdsDocumentedKeys(names(blocks.dropFirst().first ?? ""), JSONKey.allCases.map(\.rawValue)))
         let list = keyid.run("list", "--json", "--show").stdout
-        #expect(names(list) == always + ["addressable"])
+        #expect(holdsDocumentedKeys(names(list), always + ["addressable"]))
+    }
+
+    @Test("the JSON key check lets a key be added anywhere, and fails a documented key removed or moved")
+    func jsonKeyCheck() {
+        let documented = JSONKey.allCases.map(\.rawValue)
+        #expect(holdsDocumentedKeys(documented, documented))
+        #expect(holdsDocumentedKeys(["comment"] + documented, documented))
+        #expect(holdsDocumentedKeys(documented.prefix(3) + ["comment"] + documented.dropFirst(3), documented))
+        #expect(holdsDocumentedKeys(documented + ["comment"], documented))
+        #expect(!holdsDocumentedKeys(Array(documented.dropLast()), documented))
+        #expect(!holdsDocumentedKeys(Array(documented.dropFirst()) + ["comment"], documented))
+        #expect(!holdsDocumentedKeys([documented[1], documented[0]] + documented.dropFirst(2), documented))
     }
 
     @Test("every usage error ends in the one hint to the help that applies")

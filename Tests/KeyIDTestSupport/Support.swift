@@ -310,6 +310,17 @@ struct HelperFailure: Error {
     var message: String
 }
 
+/// The keys of keyid's JSON output, in the order written (a list's objects one after another).
+func jsonKeyNames(_ text: String) -> [String] {
+    text.matches(of: /"([a-z_]+)":/).map { String($0.output.1) }
+}
+
+/// Whether `written` holds every `documented` key in its order: the manual page promises keys
+/// are only ever added, so keys besides them may stand anywhere.
+func holdsDocumentedKeys(_ written: [String], _ documented: [String]) -> Bool {
+    written.filter(documented.contains) == documented
+}
+
 /// A value parsed as keyid's JSON output.
 func parseJSON(_ text: String) throws -> [String: Any] {
     try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]

@@ -1,6 +1,6 @@
 /// What the command prints for the library's outcomes and warnings: the library's account of
 /// what happened, with what to do in the command line's own terms (`keyid rotate`,
-/// `--backend file`), where the library says it in its own.
+/// `--backend file`): ``Host/keyidCommand``'s, where the library says it in its own.
 package enum CommandLineText {
     /// The line for a failure, without the `keyid: ` prefix; `asRoot`: for a run as root,
     /// which has no session bus of its own but can act for a user who has one; `serviceName`:
@@ -9,18 +9,12 @@ package enum CommandLineText {
         _ error: KeyIDError, asRoot: Bool = UserAccount.effectiveUID == 0,
         serviceName: String = SessionBus.defaultServiceName
     ) -> String {
+        let host = Host.keyidCommand
         switch error {
         case .unavailable(.noProvider): return KeyIDError.noProviderSentence(serviceName)
-        case .alreadyExists: return error.whatHappened + "; read it with 'keyid get' or replace it with 'keyid rotate'"
         case .unavailable(.noBus(let detail)):
-            let forRoot = asRoot ? "; as root, use --user NAME to act for a user who has a session" : ""
-            return KeyIDError.noBusSentence(detail + forRoot)
-                + "; start keyid inside a login session or set DBUS_SESSION_BUS_ADDRESS; machines without one can use --backend file"
-        case .unavailable(.temporaryKeyring):
-            return error.whatHappened + ", choose one with --collection, or use --backend file"
-        case .invalidStoredValue: return error.whatHappened + "; replace it with 'keyid rotate'"
-        case .cloned(let key): return cloned(key, differing: [])
-        default: return error.whatHappened
+            return KeyIDError.noBusSentence(detail + (asRoot ? host.noBusAsRoot : "")) + host.noBus
+        default: return error.whatHappened + (host.advice(for: error) ?? "")
         }
     }
 
@@ -28,7 +22,7 @@ package enum CommandLineText {
     /// signals that differ when they are known.
     package static func cloned(_ key: ItemKey, differing: [MachineSignal]) -> String {
         DeviceIDs.Warning.storedOnAnotherMachine.whatHappened(for: key, differing: differing)
-            + "; replace it with 'keyid rotate' or run with --on-clone rotate"
+            + Host.keyidCommand.cloned
     }
 
     /// The line for `get --create --value -` finding another ID stored for `key`, which it keeps.
@@ -42,12 +36,7 @@ package enum CommandLineText {
         -> String
     {
         let fact = warning.whatHappened(for: key, differing: differing)
-        switch warning {
-        case .duplicates: return "warning: " + fact + "; 'keyid rotate' keeps only one"
-        case .storedOnAnotherMachine: return "warning: " + fact + "; 'keyid rotate' or --on-clone rotate replaces it"
-        case .replacedClone: return fact
-        case .temporaryKeyring: return "warning: " + fact + "; run 'keyid doctor' to see how to fix it"
-        }
+        return warning == .replacedClone ? fact : "warning: " + fact + warning.advice(.keyidCommand)
     }
 }
 
@@ -57,13 +46,24 @@ extension Host {
     package static let keyidCommand = Host(
         ownsProcess: false, unlockOne: "unlock it, or run without --no-prompt to be asked for its password",
         unlockSeveral: "unlock them, or run without --no-prompt to be asked for their passwords",
-        lockedNote: "is locked: keyid will ask to unlock it, or exit 4 with --no-prompt")
+        lockedNote: "is locked: keyid will ask to unlock it, or exit 4 with --no-prompt",
+        alreadyExists: "; read it with 'keyid get' or replace it with 'keyid rotate'",
+        noBus:
+            "; start keyid inside a login session or set DBUS_SESSION_BUS_ADDRESS; machines without one can use --backend file",
+        noBusAsRoot: "; as root, use --user NAME to act for a user who has a session",
+        temporaryKeyring: ", choose one with --collection, or use --backend file",
+        invalidStoredValue: "; replace it with 'keyid rotate'",
+        cloned: "; replace it with 'keyid rotate' or run with --on-clone rotate",
+        duplicatesWarning: "; 'keyid rotate' keeps only one",
+        storedOnAnotherMachineWarning: "; 'keyid rotate' or --on-clone rotate replaces it",
+        temporaryKeyringWarning: "; run 'keyid doctor' to see how to fix it")
 
     /// `keyid doctor`, which never asks for a password itself: its advice names a subcommand
     /// that does.
-    package static let keyidDoctor = Host(
-        ownsProcess: false,
-        unlockOne: "unlock it, or run 'keyid get' without --no-prompt to be asked for its password",
-        unlockSeveral: "unlock them, or run 'keyid get' without --no-prompt to be asked for their passwords",
-        lockedNote: keyidCommand.lockedNote)
+    package static let keyidDoctor = {
+        var host = keyidCommand
+        host.unlockOne = "unlock it, or run 'keyid get' without --no-prompt to be asked for its password"
+        host.unlockSeveral = "unlock them, or run 'keyid get' without --no-prompt to be asked for their passwords"
+        return host
+    }()
 }

@@ -82,12 +82,11 @@ public enum KeyIDError: Error, Equatable, Sendable {
     /// One sentence for a person: what went wrong and, in the library's terms, what to do.
     /// (The `keyid` command says what to do in its own terms.)
     public var message: String {
-        guard let advice = libraryAdvice else { return whatHappened }
-        return whatHappened + advice
+        whatHappened + (Host.program.advice(for: self) ?? "")
     }
 
     /// What went wrong, without what to do about it when the advice depends on who asks
-    /// (``libraryAdvice``); for the other outcomes, the whole sentence.
+    /// (``Host/advice(for:)``); for the other outcomes, the whole sentence.
     package var whatHappened: String {
         switch self {
         case .usage(let text), .locked(let text), .timedOut(let text):
@@ -130,19 +129,36 @@ public enum KeyIDError: Error, Equatable, Sendable {
 
     /// The sentence for ``Unavailable/noBus(_:)`` with `detail`.
     package static func noBusSentence(_ detail: String) -> String { "no D-Bus session bus (\(detail))" }
+}
 
-    /// What to do, in the library's terms, for the outcomes whose ``whatHappened`` leaves it out.
-    private var libraryAdvice: String? {
-        switch self {
-        case .alreadyExists: return "; read it, or replace it with a rotation"
-        case .unavailable(.noBus):
-            return
-                "; run inside a login session or set DBUS_SESSION_BUS_ADDRESS; machines without one can keep IDs in files"
-        case .unavailable(.temporaryKeyring):
-            return ", choose another keyring as the collection, or keep IDs in files"
-        case .invalidStoredValue: return "; a rotation replaces it"
-        case .cloned: return "; a rotation, or the clone policy rotate, replaces it"
-        default: return nil
+/// The exit statuses of keyid, the one list the help, the manual page and the README show.
+public enum ExitStatus: Int32, CaseIterable, Sendable {
+    case success = 0
+    case notFound = 1
+    case usage = 2
+    case alreadyExists = 3
+    case locked = 4
+    case unavailable = 5
+    case timedOut = 6
+    case invalidStoredValue = 7
+    case failure = 8
+    case cloned = 9
+}
+
+/// A failure below the library (a system call, a Secret Service call) that stands for one
+/// outcome users see.
+protocol ReportableFailure: Error {
+    /// What the library reports for this failure.
+    var outcome: KeyIDError { get }
+}
+
+extension ReportableFailure {
+    /// `body`'s result; a failure is thrown as its ``outcome``.
+    static func reported<T>(_ body: () throws(Self) -> T) throws(KeyIDError) -> T {
+        do throws(Self) {
+            return try body()
+        } catch {
+            throw error.outcome
         }
     }
 }

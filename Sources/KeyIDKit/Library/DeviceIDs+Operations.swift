@@ -23,10 +23,10 @@ extension DeviceIDs {
         /// One sentence about `key` for a person, naming the signals that differ (see
         /// ``Reading/cloneSignals``), without a "warning:" prefix.
         public func message(for key: ItemKey, differing signals: [MachineSignal]) -> String {
-            whatHappened(for: key, differing: signals) + libraryAdvice
+            whatHappened(for: key, differing: signals) + advice(.program)
         }
 
-        /// What the warning says about `key`, without what to do about it (``libraryAdvice``).
+        /// What the warning says about `key`, without what to do about it (``advice(_:)``).
         package func whatHappened(for key: ItemKey, differing signals: [MachineSignal] = []) -> String {
             switch self {
             case .duplicates(let count):
@@ -44,13 +44,13 @@ extension DeviceIDs {
             }
         }
 
-        /// What to do, in the library's terms.
-        private var libraryAdvice: String {
+        /// What to do, in `host`'s terms; nothing after ``replacedClone``.
+        package func advice(_ host: Host) -> String {
             switch self {
-            case .duplicates: return "; a rotation keeps only one"
-            case .storedOnAnotherMachine: return "; a rotation, or the clone policy rotate, replaces it"
+            case .duplicates: return host.duplicatesWarning
+            case .storedOnAnotherMachine: return host.storedOnAnotherMachineWarning
             case .replacedClone: return ""
-            case .temporaryKeyring: return "; a diagnosis says how to fix it"
+            case .temporaryKeyring: return host.temporaryKeyringWarning
             }
         }
     }

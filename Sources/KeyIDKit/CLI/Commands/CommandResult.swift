@@ -18,17 +18,16 @@ struct CommandResult {
         let form = settings.format == .env ? IDFormat.uuid : settings.format
         let signals = reading.cloneSignals
         if settings.json {
-            var values: [JSONKey: String?] = [
-                .id: record.id.formatted(form), .service: record.key.service, .account: record.key.account,
-                .label: record.item.label, .created: record.item.created.map(Timestamp.iso8601),
-                .modified: record.item.modified.map(Timestamp.iso8601),
-            ]
+            var json = JSONRecord(
+                id: record.id.formatted(form), service: record.key.service, account: record.key.account,
+                label: record.item.label, created: record.item.created, modified: record.item.modified)
             if let replaced = reading.replaced {
-                values[.previousID] = .some(replaced.previousID?.formatted(form))
-                values[.reason] = replaced.reason == .rotation ? "rotate" : "clone"
+                json.replaced = (
+                    replaced.previousID?.formatted(form), replaced.reason == .rotation ? "rotate" : "clone"
+                )
             }
-            output =
-                JSONKey.object(values, lists: signals.isEmpty ? [:] : [.differs: signals.map(\.rawValue)]) + "\n"
+            json.differs = signals.map(\.rawValue)
+            output = json.text + "\n"
         } else {
             output = record.id.formatted(settings.format) + "\n"
             if settings.format == .env, let replaced = reading.replaced {

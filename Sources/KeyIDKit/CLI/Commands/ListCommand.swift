@@ -12,12 +12,11 @@ enum ListCommand {
             ]
         if settings.json {
             let objects = rows.map { row in
-                var values: [JSONKey: String?] = [
-                    .service: row.service, .account: row.account, .label: row.label, .created: row.created,
-                    .modified: row.modified,
-                ]
-                if settings.show { values[.id] = .some(row.id) }
-                return JSONKey.object(values, flags: [("addressable", row.addressable)])
+                var json = JSONRecord(
+                    id: settings.show ? .some(row.id) : nil, service: row.service, account: row.account,
+                    label: row.label, created: row.created, modified: row.modified)
+                json.addressable = row.addressable
+                return json.text
             }
             return CommandResult(output: "[" + objects.joined(separator: ",") + "]\n", notices: notices)
         }
@@ -35,18 +34,19 @@ enum ListCommand {
         return CommandResult(output: TextTable.render(table), notices: notices)
     }
 
-    /// One item as the listing shows it: its text as stored, its times in ISO 8601. (A struct, not
+    /// One item as the listing shows it: its text as stored. (A struct, not
     /// a tuple: Swift 6.0's type checker gives up on the tuple's initialiser and the table row.)
     private struct Row {
-        var service, account, label, created, modified, id: String?
+        var service, account, label, id: String?
+        var created, modified: UInt64?
         var addressable, hasValue: Bool
 
         init(_ item: StoredItem, show: Bool) {
             service = item.attributes?[AttributeName.service]
             account = item.attributes?[AttributeName.account]
             label = item.label
-            created = item.created.map(Timestamp.iso8601)
-            modified = item.modified.map(Timestamp.iso8601)
+            created = item.created
+            modified = item.modified
             id = show ? item.secret.flatMap { DeviceID(parsing: $0)?.uuidString } : nil
             addressable = item.key != nil
             hasValue = item.secret != nil
@@ -57,8 +57,8 @@ enum ListCommand {
             var cells: [String] = []
             cells.append(service.map(DisplayText.escaped) ?? "(none)")
             cells.append(account.map(DisplayText.escaped) ?? "(none)")
-            cells.append(created ?? "-")
-            cells.append(modified ?? "-")
+            cells.append(created.map(Timestamp.iso8601) ?? "-")
+            cells.append(modified.map(Timestamp.iso8601) ?? "-")
             if show { cells.append(id ?? (hasValue ? "(not a valid ID)" : "-")) }
             cells.append(label.map(DisplayText.escaped) ?? "-")
             return cells

@@ -1,0 +1,176 @@
+/// Writes the little JSON keyid prints, without Foundation on the start-up path.
+package enum JSONText {
+    /// A JSON string literal, quotes included. Characters a terminal would act on (see
+    /// ``DisplayText/isUnsafe(_:)``) are written as `\u` escapes, so that JSON shown on a
+    /// terminal cannot reorder or hide what surrounds it.
+    package static func string(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if DisplayText.isUnsafe(scalar) {
+                    if scalar.value > 0xFFFF {
+                        let value = scalar.value - 0x10000
+                        out += unit(0xD800 + (value >> 10)) + unit(0xDC00 + (value & 0x3FF))
+                    } else {
+                        out += unit(scalar.value)
+                    }
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// `\uXXXX` for one UTF-16 code unit.
+    private static func unit(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16)
+        return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+    }
+
+    /// A one-line object from ordered members; `nil` values are written as `null`, and
+    /// `flags` follow as `true` or `false`.
+    package static func object(_ members: [(String, String?)], flags: [(String, Bool)] = []) -> String {
+        object(
+            written: members.map { ($0.0, $0.1.map(string) ?? "null") } + flags.map { ($0.0, $0.1 ? "true" : "false") })
+    }
+
+    /// An array of strings.
+    package static func array(_ items: [String]) -> String {
+        "[" + items.map(string).joined(separator: ",") + "]"
+    }
+
+    /// A one-line object from ordered members whose values are JSON already.
+    package static func object(written members: [(String, String)]) -> String {
+        "{" + members.map { string($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+    }
+}
+
+/// The keys of the JSON object `--json` prints for an ID, in the order they are written, with
+/// what each holds: the one list the output and the manual page are made from.
+package enum JSONKey: String, CaseIterable, Sendable {
+    case id, service, account, label, created, modified
+    case previousID = "previous_id"
+    case reason, differs
+
+    /// The keys written only when a run replaced an ID or found a clone.
+    package static let occasional: [JSONKey] = [.previousID, .reason, .differs]
+
+    /// What the key holds, for the manual page.
+    package var meaning: String {
+        switch self {
+        case .id: return "the ID, in the form chosen by --format (env counts as uuid)"
+        case .service: return "the service attribute of the item"
+        case .account: return "the account attribute of the item"
+        case .label: return "the label a keyring manager shows for the item, or null"
+        case .created: return "when the item was created, or null when the Secret Service does not say"
+        case .modified: return "when the item was last changed, or null when the Secret Service does not say"
+        case .previousID:
+            return
+                "the ID this run replaced, or null when the item held no valid ID (or the provider did not hand it back); only from rotate, and from get when --on-clone rotate replaced an ID stored on another machine"
+        case .reason:
+            return
+                "why it was replaced, beside previous_id: rotate (a rotation was asked for) or clone (the ID was stored on another machine; differs says how keyid knew)"
+        case .differs:
+            return
+                "only from get, when the ID read (or the one it replaced) was stored on another machine: the signals that differ, an array of machine-id, instance-id and product-uuid"
+        }
+    }
+}
+
+/// One stored record as `--json` writes it, for `get`, `create`, `rotate`, `list` and the manual
+/// page's example: the keys of ``JSONKey`` in their order, a key without a value left out, then
+/// `addressable`, which only `list` writes.
+package struct JSONRecord {
+    /// The ID; `nil` leaves the key out (`list` without `--show`), `.some(nil)` writes `null`.
+    package var id: String??
+    package var service, account, label: String?
+    /// Unix seconds, written in ISO 8601 (``Timestamp/iso8601(_:)``), or `null`.
+    package var created, modified: UInt64?
+    /// The ID a run replaced (`nil` when the item held none) and why (`rotate` or `clone`).
+    package var replaced: (previousID: String?, reason: String)?
+    /// The machine signals that differ; none leaves the key out.
+    package var differs: [String] = []
+    /// Whether keyid can read, rotate or delete the item (`list`); `nil` leaves the key out.
+    package var addressable: Bool?
+
+    package init(
+        id: String??, service: String?, account: String?, label: String?, created: UInt64?, modified: UInt64?
+    ) {
+        self.id = id
+        self.service = service
+        self.account = account
+        self.label = label
+        self.created = created
+        self.modified = modified
+    }
+
+    /// The one-line object, without a newline.
+    package var text: String {
+        let string = { (value: String?) in value.map(JSONText.string) ?? "null" }
+        var values: [JSONKey: String] = [
+            .service: string(service), .account: string(account), .label: string(label),
+            .created: string(created.map(Timestamp.iso8601)), .modified: string(modified.map(Timestamp.iso8601)),
+        ]
+        if let id { values[.id] = string(id) }
+        if let replaced {
+            values[.previousID] = string(replaced.previousID)
+            values[.reason] = string(replaced.reason)
+        }
+        if !differs.isEmpty { values[.differs] = JSONText.array(differs) }
+        let members = JSONKey.allCases.compactMap { key in values[key].map { (key.rawValue, $0) } }
+        return JSONText.object(written: members + (addressable.map { [("addressable", $0 ? "true" : "false")] } ?? []))
+    }
+}
+
+/// ISO 8601 UTC timestamps from Unix seconds.
+package enum Timestamp {
+    /// `2026-11-29T14:28:22Z`.
+    package static func iso8601(_ seconds: UInt64) -> String {
+        let days = Int64(seconds / 86_400)
+        let rest = Int(seconds % 86_400)
+        // Days to civil date (Howard Hinnant's algorithm).
+        let z = days + 719_468
+        let era = z / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return
+            "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(Int64(rest / 3600), 2)):\(pad(Int64(rest / 60 % 60), 2)):\(pad(Int64(rest % 60), 2))Z"
+    }
+}
+
+/// Text laid out in columns, for the help, `list` and `doctor`.
+enum TextTable {
+    /// `text` followed by spaces up to `width` columns, and at least one.
+    static func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(1, width - DisplayText.width(text)))
+    }
+
+    /// Rows of cells, each column as wide as its widest cell plus two spaces; the last
+    /// column is not padded.
+    static func render(_ rows: [[String]]) -> String {
+        guard let first = rows.first else { return "" }
+        let widths = (0..<first.count).map { column in rows.map { DisplayText.width($0[column]) }.max() ?? 0 }
+        let lines = rows.map { cells in
+            zip(cells, widths).enumerated().map { index, pair in
+                index == cells.count - 1 ? pair.0 : pad(pair.0, pair.1 + 2)
+            }.joined()
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
