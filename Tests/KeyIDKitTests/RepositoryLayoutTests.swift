@@ -165,6 +165,89 @@ struct RepositoryLayoutTests {
         }
     }
 
+    /// The top-level types a Swift file declares, each with the text of its declaration up to the
+    /// next top-level declaration, and the types the file extends.
+    static func topLevel(_ text: String) -> (declared: [(name: String, body: String)], extended: [String]) {
+        let declaration =
+            /^(?:@\w+ )*(?:(?:public|package|private|fileprivate|internal) )?(?:final |indirect )?(?:enum|struct|class|protocol|actor) ([A-Za-z0-9_]+)/
+        let extensionLine = /^(?:(?:public|package|private|fileprivate|internal) )?extension ([A-Za-z0-9_]+)/
+        var declared: [(name: String, body: String)] = []
+        var extended: [String] = []
+        var current: Int?
+        for line in text.split(separator: "\n") {
+            if let match = try? declaration.prefixMatch(in: String(line)) {
+                declared.append((String(match.output.1), ""))
+                current = declared.count - 1
+            } else if let match = try? extensionLine.prefixMatch(in: String(line)) {
+                extended.append(String(match.output.1))
+                current = nil
+            }
+            if let current { declared[current].body += line + "\n" }
+        }
+        return (declared, extended)
+    }
+
+    /// Whether two type names belong to one family: a shared start or end of four letters or
+    /// more (`LockFile` and `Locks`, `DBusCall` and `DBusValue`, `KeyIDVersion` and `Version`).
+    static func sameFamily(_ one: String, _ other: String) -> Bool {
+        let one = one.hasSuffix("s") ? String(one.dropLast()) : one
+        let prefix = zip(one, other).prefix { $0 == $1 }.count
+        let suffix = zip(one.reversed(), other.reversed()).prefix { $0 == $1 }.count
+        return prefix >= 4 || suffix >= 4
+    }
+
+    @Test(
+        "a Swift file does one job: it is named after a type it declares or extends, or after its types' family (`Locks.swift`), and each type it declares is tied to that one by use or by name"
+    )
+    func oneJobPerFile() throws {
+        let sources = Self.paths().filter {
+            ($0.hasPrefix("Sources/KeyIDKit/") || $0.hasPrefix("Sources/KeyIDDocs/")) && $0.hasSuffix(".swift")
+        }
+        #expect(sources.count > 20)
+        for path in sources {
+            let text = try String(contentsOfFile: TestEnvironment.root + "/" + path, encoding: .utf8)
+            let (declared, extended) = Self.topLevel(text)
+            let name = String(path.split(separator: "/").last!.dropLast(".swift".count))
+            let subject = String(name.split(separator: "+")[0])
+            let names = declared.map(\.name)
+            #expect(
+                names.contains(subject) || extended.contains(subject) || names.contains { Self.sameFamily(subject, $0) },
+                "\(path) declares \(names) and extends \(extended): none is \(subject) or of its family")
+            // Grow the set of types tied to the subject: by name, by naming a tied type, or by being
+            // named in the file outside their own declaration.
+            func words(_ body: String) -> Set<String> {
+                Set(body.split { !$0.isLetter && !$0.isNumber && $0 != "_" }.map(String.init))
+            }
+            var tied: Set<String> = [subject]
+            var changed = true
+            while changed {
+                changed = false
+                for (type, body) in declared where !tied.contains(type) {
+                    let uses = words(body)
+                    let usedElsewhere = words(text.replacingOccurrences(of: body, with: "")).contains(type)
+                    if Self.sameFamily(subject, type) || !uses.isDisjoint(with: tied) || usedElsewhere {
+                        tied.insert(type)
+                        changed = true
+                    }
+                }
+            }
+            for type in names where !tied.contains(type) {
+                Issue.record("\(path) declares \(type), which neither \(subject) nor its family uses or is named like")
+            }
+        }
+    }
+
+    @Test("at most a handful of files under 30 lines, but for the entry points (main.swift, one file per subcommand)")
+    func fewSmallFiles() throws {
+        let sources = Self.paths().filter { $0.hasPrefix("Sources/") && $0.hasSuffix(".swift") }
+        let small = try sources.filter { path in
+            if path.hasSuffix("/main.swift") || path.hasPrefix("Sources/KeyIDKit/CLI/Commands/") { return false }
+            let text = try String(contentsOfFile: TestEnvironment.root + "/" + path, encoding: .utf8)
+            return text.split(separator: "\n", omittingEmptySubsequences: false).count < 30
+        }
+        #expect(small.count <= 5, "\(small.count) files under 30 lines: \(small.sorted())")
+    }
+
     @Test("every path of the repository that the README, the guides and the code map name exists")
     func namedPathsExist() throws {
         var checked = 0
