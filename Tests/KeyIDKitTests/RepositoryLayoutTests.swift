@@ -211,7 +211,8 @@ struct RepositoryLayoutTests {
             let subject = String(name.split(separator: "+")[0])
             let names = declared.map(\.name)
             #expect(
-                names.contains(subject) || extended.contains(subject) || names.contains { Self.sameFamily(subject, $0) },
+                names.contains(subject) || extended.contains(subject)
+                    || names.contains { Self.sameFamily(subject, $0) },
                 "\(path) declares \(names) and extends \(extended): none is \(subject) or of its family")
             // Grow the set of types tied to the subject: by name, by naming a tied type, or by being
             // named in the file outside their own declaration.
