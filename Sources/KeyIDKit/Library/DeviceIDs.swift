@@ -7,9 +7,9 @@
 /// ```
 ///
 /// One instance keeps one connection and one session, opened on first use, and is shared by
-/// threads, whose calls take turns; it writes nothing to standard output or error and installs
-/// no signal handler. <doc:ThreadsAndProcesses> says how it behaves beside other threads,
-/// processes and `fork`.
+/// threads, whose calls take turns. It writes nothing to standard output or error (warnings
+/// come back in ``Reading/warnings``) and installs no signal handler. <doc:ThreadsAndProcesses>
+/// says how it behaves beside other threads, processes and `fork`.
 public final class DeviceIDs: Sendable {
     /// Where IDs are kept.
     public enum Backend: Sendable, Equatable {
