@@ -7,8 +7,8 @@
  * G_VARIANT_TYPE, GObject class set-up), and what runs in C: a GObject subclass of
  * SecretService, the bounded connect, a connection's close and its wait, the check for GDBus's
  * thread, finishers that keep a failure's D-Bus name, main-context loops and GLib's log
- * handlers. Only libsecret's stable headers are used: its secret.h includes secret-prompt.h
- * unconditionally, and only secret-paths.h needs SECRET_API_SUBJECT_TO_CHANGE.
+ * handlers. Only libsecret's stable headers are used (secret.h, without
+ * SECRET_API_SUBJECT_TO_CHANGE).
  */
 
 #include <libsecret/secret.h>

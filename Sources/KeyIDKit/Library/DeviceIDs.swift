@@ -6,28 +6,10 @@
 /// let id = try ids.getOrCreate(service: "com.example.app", account: "device-id")
 /// ```
 ///
-/// One instance keeps one connection, opened on first use, and one Secret Service session,
-/// opened by the first call that reads or writes a value; both are reused by every call.
-/// When the provider restarted (and forgot the session) or the bus closed the connection, the
-/// call that finds out opens them again and runs once more, as long as nothing it sent could
-/// have changed the keyring; a write is never repeated. Calls from many threads take turns;
-/// writes also take keyid's lock file, so the `keyid` command and other processes using this
-/// library never interleave their writes either: eight threads and a `keyid get --create`
-/// racing on an empty item leave one item, and all get its ID.
-///
-/// It is a quiet guest in a program: it installs no signal handler, never ends the process
-/// and writes nothing to standard output or error. GIO, which it connects through, sets
-/// SIGPIPE to ignored for the rest of the process when it makes the process's first socket,
-/// as GLib documents for `GSocket`. Warnings (duplicates, an ID stored on another machine, a
-/// temporary keyring) come back as values, in ``Reading/warnings``. Every wait (for a D-Bus
-/// reply, a prompt, keyid's lock) is bounded by ``Options/timeout``.
-///
-/// The session's variables (`DBUS_SESSION_BUS_ADDRESS`, `XDG_RUNTIME_DIR`, `HOME`, ...) are
-/// read when the instance is made; the machine ID from ``Options/machineIDFile``, and the other
-/// ``MachineSignal``s from their files, each once and only when needed. GLib moves
-/// D-Bus messages on a thread of its own, which a child made by `fork` does not have: once a
-/// process has connected (or used GDBus in any other way), the Secret Service is for it
-/// alone, and a child's calls fail at once (the file backend works in a child).
+/// One instance keeps one connection and one session, opened on first use, and is shared by
+/// threads, whose calls take turns. It writes nothing to standard output or error (warnings
+/// come back in ``Reading/warnings``) and installs no signal handler. <doc:ThreadsAndProcesses>
+/// says how it behaves beside other threads, processes and `fork`.
 public final class DeviceIDs: Sendable {
     /// Where IDs are kept.
     public enum Backend: Sendable, Equatable {
@@ -90,8 +72,9 @@ public final class DeviceIDs: Sendable {
     public let options: Options
     private let state: ThreadLock<OpenedOnce>
 
-    /// An instance over `backend` (the Secret Service unless told otherwise). Nothing is
-    /// opened until the first call. Throws ``KeyIDError/usage(_:)`` for an option out of
+    /// An instance over `backend` (the Secret Service unless told otherwise). The session's
+    /// variables (`DBUS_SESSION_BUS_ADDRESS`, `XDG_RUNTIME_DIR`, `HOME`, ...) are read now;
+    /// nothing is opened until the first call. Throws ``KeyIDError/usage(_:)`` for an option out of
     /// range (a timeout that is not positive, an empty collection name).
     public convenience init(backend: Backend = .secretService, options: Options = Options()) throws(KeyIDError) {
         // The session's variables as they are now: later changes to the process environment

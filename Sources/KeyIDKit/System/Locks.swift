@@ -106,8 +106,7 @@ package final class LockFile {
     }
 
     /// Takes the lock on `descriptor` within `limit`, trying again at growing intervals (up
-    /// to 20 ms): no signal, timer or thread is needed, so it suits a library in someone
-    /// else's process.
+    /// to 20 ms), with no signal, timer or thread.
     private static func wait(for descriptor: Int32, _ path: String, _ limit: Duration) throws(SystemFailure) {
         let deadline = MonotonicInstant.now + limit
         var pause = Duration.milliseconds(1)

@@ -19,8 +19,7 @@ package struct ProcessEnvironment: Sendable {
         self.source = source
     }
 
-    /// The running process's environment, read one variable at a time as it is asked for
-    /// (a run reads a handful of the dozens a session has).
+    /// The running process's environment, read one variable at a time as it is asked for.
     package static func current() -> ProcessEnvironment {
         ProcessEnvironment(source: .process)
     }

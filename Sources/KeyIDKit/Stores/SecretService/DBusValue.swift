@@ -86,11 +86,8 @@ struct DBusCall: Equatable, Sendable {
     /// The bus name that receives the call.
     var destination: String = secretService
     /// The object called. Address a collection by the path `Service.ReadAlias` gives, not
-    /// by `/org/freedesktop/secrets/aliases/…`: gnome-keyring 42 rewrites alias paths on its
-    /// D-Bus worker thread while its main thread replaces (and frees) the alias table's
-    /// entry whenever a new client connects, so with many clients connecting an alias path
-    /// now and then becomes a garbled one, answered with UnknownMethod
-    /// (`daemon/dbus/gkd-secret-service.c`: `rewrite_default_alias`, `update_default`).
+    /// by `/org/freedesktop/secrets/aliases/…`: with many clients connecting, gnome-keyring 42
+    /// now and then garbles an alias path and answers UnknownMethod (doc/COMPATIBILITY.md).
     var path: String
     var interface: String
     var member: String

@@ -86,10 +86,8 @@ final class LibSecretConnection {
         defer { if opened == nil { g_main_context_unref(context) } }
         let deadline = MonotonicInstant.now + timeout
         var error: UnsafeMutablePointer<GError>?
-        // keyid's own process, which its deadline ends, connects in this thread: no thread of
-        // its own and no hand-over. A program's connect runs in a thread of its own, given up at
-        // the timeout; that thread closes what it makes after (a bus that answers Hello late),
-        // since GDBus passes Hello no cancellable.
+        // keyid's own process, which its deadline ends, connects in this thread; a program's,
+        // in a thread of its own that is given up at the timeout.
         let connected: OpaquePointer?
         if ownsProcess {
             g_main_context_push_thread_default(context)
@@ -407,8 +405,7 @@ final class LibSecretConnection {
 /// batch go out together, and every wait for a request has a deadline. A request that
 /// outlives it is never cancelled (cancelling a prompt makes libsecret call its `Dismiss`,
 /// which can crash gnome-keyring 42.1): it is abandoned with its connection, which is closed,
-/// as when the `keyid` command exits (gnome-keyring withdraws the prompt of a client that
-/// went away).
+/// and gnome-keyring withdraws the prompt of a client that went away.
 extension LibSecretConnection {
     /// The name failures to reach the bus give their operation.
     static let connectOperation = "secret_service_open"

@@ -88,8 +88,8 @@ extension SecretServiceFailure {
         `is`(GErrorCode.ioDomain, GErrorCode.ioClosed) || domain == GErrorCode.noSession
     }
 
-    /// The user-facing outcome this failure stands for (the error space measured on
-    /// libsecret 0.20.5, GLib 2.74 and gnome-keyring 42.1).
+    /// The user-facing outcome this failure stands for, as libsecret 0.20.5, GLib 2.74 and
+    /// gnome-keyring 42.1 report failures (doc/ARCHITECTURE.md, "Claims and their sources").
     var outcome: KeyIDError {
         switch (domain, code) {
         case (GErrorCode.ioDomain, GErrorCode.ioTimedOut), (GErrorCode.dbusDomain, GErrorCode.dbusTimeout),

@@ -82,16 +82,9 @@ extension SecretServiceStore {
     }
 }
 
-/// Locked keyrings that a search of every keyring cannot vouch for.
-///
-/// A search lists the matches in a locked keyring as locked results, so when it finds nothing
-/// nothing is there, unless a keyring is locked whose provider hides a locked keyring's items:
-/// KeePassXC 2.7.4 cannot read a locked database at all, and leaves its entries out. Such a
-/// keyring is told by what the provider shows of it, not by the provider's name: it lists no
-/// items, and the provider will not say when it was last modified (it answers `IsLocked`, or
-/// any other error). gnome-keyring 42.1 and kwalletd5 list a locked keyring's items (and
-/// return them from searches as locked), and answer `Modified` for an empty one: a locked
-/// keyring of theirs that does not hold the ID is not asked about. See doc/COMPATIBILITY.md.
+/// Locked keyrings that a search of every keyring cannot vouch for: those that list no items
+/// and will not say when they were last modified, as KeePassXC's locked databases, whose
+/// entries a search leaves out (doc/COMPATIBILITY.md, "Locked keyrings that hide their items").
 extension SecretServiceStore {
     /// After a search of every keyring found nothing: unlocks the locked keyrings that may
     /// hold what it looked for, which may prompt (else throws ``KeyIDError/locked(_:)``
