@@ -99,7 +99,7 @@ struct RepositoryLayoutTests {
     static let cModules = ["CLibSecret", "CSecretConnection"]
 
     @Test(
-        "a -Wall or -Wextra warning in the C target's own code is an error, whoever compiles it (strict.h)",
+        "a -Wall or -Wextra warning in the C target's own code is an error wherever warnings are on (strict.h)",
         .enabled(if: ShellProcess.executable("clang") != nil)
     )
     func cWarningsAreErrors() throws {
@@ -114,7 +114,8 @@ struct RepositoryLayoutTests {
             let file = folder.appendingPathComponent(name + ".c").path
             try ("#include \"strict.h\"\n" + body + "\n").write(toFile: file, atomically: true, encoding: .utf8)
             let outcome = try ShellProcess.run(
-                ShellProcess.executable("clang")!, ["-fsyntax-only", "-ISources/CSecretConnection", file])
+                ShellProcess.executable("clang")!,
+                ["-fsyntax-only", "-I" + TestEnvironment.root + "/Sources/CSecretConnection", file])
             if name == "clean" {
                 #expect(outcome.status == 0, "\(outcome.stderr)")
             } else {
@@ -174,7 +175,7 @@ struct RepositoryLayoutTests {
         var declared: [(name: String, body: String)] = []
         var extended: [String] = []
         var current: Int?
-        for line in text.split(separator: "\n") {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if let match = try? declaration.prefixMatch(in: String(line)) {
                 declared.append((String(match.output.1), ""))
                 current = declared.count - 1
@@ -225,7 +226,9 @@ struct RepositoryLayoutTests {
                 changed = false
                 for (type, body) in declared where !tied.contains(type) {
                     let uses = words(body)
-                    let usedElsewhere = words(text.replacingOccurrences(of: body, with: "")).contains(type)
+                    let usedElsewhere = words(
+                        text.replacingOccurrences(of: body.trimmingCharacters(in: .newlines), with: "")
+                    ).contains(type)
                     if Self.sameFamily(subject, type) || !uses.isDisjoint(with: tied) || usedElsewhere {
                         tied.insert(type)
                         changed = true

@@ -50,6 +50,12 @@ struct SingleSourceTests {
             let declared = Option.allCases.filter { $0.spec.subcommands.contains(spec.subcommand) }
             #expect(spec.options.map(\.option) == declared, "\(spec.name)")
         }
+        // One subcommand's list, written out: the order above is the declarations' own.
+        #expect(
+            CommandTable.spec(for: .get).options.map(\.flag) == [
+                "--create", "--value", "--service", "--account", "--label", "--on-clone", "--format", "--json",
+                "--backend", "--collection", "--user", "--no-prompt", "--timeout", "--help",
+            ])
         #expect(CommandTable.globalOptions.map(\.option) == [.help, .version])
         #expect(Set(CommandTable.allOptions.map(\.option)) == Set(Option.allCases))
         func summary(_ option: Option, _ subcommand: Subcommand) -> String? {
@@ -118,7 +124,9 @@ struct SingleSourceTests {
         #expect(holdsDocumentedKeys(names(list), always + ["addressable"]))
     }
 
-    @Test("the JSON key check lets a key be added anywhere, and fails a documented key removed or moved")
+    @Test(
+        "the JSON key check lets a key be added anywhere, and fails a documented key removed, moved or written where it does not belong"
+    )
     func jsonKeyCheck() {
         let documented = JSONKey.allCases.map(\.rawValue)
         #expect(holdsDocumentedKeys(documented, documented))
@@ -128,6 +136,8 @@ struct SingleSourceTests {
         #expect(!holdsDocumentedKeys(Array(documented.dropLast()), documented))
         #expect(!holdsDocumentedKeys(Array(documented.dropFirst()) + ["comment"], documented))
         #expect(!holdsDocumentedKeys([documented[1], documented[0]] + documented.dropFirst(2), documented))
+        let always = JSONKey.allCases.filter { !JSONKey.occasional.contains($0) }.map(\.rawValue)
+        #expect(!holdsDocumentedKeys(always + ["reason"], always))
     }
 
     @Test("every usage error ends in the one hint to the help that applies")

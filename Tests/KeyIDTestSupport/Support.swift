@@ -315,10 +315,12 @@ func jsonKeyNames(_ text: String) -> [String] {
     text.matches(of: /"([a-z_]+)":/).map { String($0.output.1) }
 }
 
-/// Whether `written` holds every `documented` key in its order: the manual page promises keys
-/// are only ever added, so keys besides them may stand anywhere.
+/// Whether, of the keys the manual page documents (and `list`'s `addressable`), `written` holds
+/// exactly `documented`, in its order: the manual page promises keys are only ever added, so
+/// keys it does not document may stand anywhere, but a documented key where it does not belong
+/// fails.
 func holdsDocumentedKeys(_ written: [String], _ documented: [String]) -> Bool {
-    written.filter(documented.contains) == documented
+    written.filter((JSONKey.allCases.map(\.rawValue) + ["addressable"]).contains) == documented
 }
 
 /// A value parsed as keyid's JSON output.

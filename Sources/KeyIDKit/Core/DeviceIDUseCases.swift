@@ -205,18 +205,6 @@ public struct DeviceRecord: Equatable, Sendable {
     }
 }
 
-/// What a read does when the stored ID was bound to another machine (a cloned disk, a restored
-/// home directory): `keyid get --on-clone`, and ``DeviceIDs/Options/onClone``.
-public enum ClonePolicy: String, CaseIterable, Sendable {
-    /// Keep the ID and warn: the library returns ``DeviceIDs/Warning/storedOnAnotherMachine``,
-    /// the command prints the ID and a warning on standard error.
-    case warn
-    /// Refuse it: ``KeyIDError/cloned(_:)`` (the command prints nothing and exits 9).
-    case fail
-    /// Replace the ID with a new one, bound to this machine, and return (print) that.
-    case rotate
-}
-
 /// Which of several items matching one key holds the ID: the one created first; items
 /// created in the same second are ordered by handle (for the Secret Service, the D-Bus
 /// object path, comparing a trailing item number as a number). The provider's own order is
