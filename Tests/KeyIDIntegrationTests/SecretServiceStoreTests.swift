@@ -193,16 +193,17 @@ struct SecretServiceStoreTests {
             let deadline = Date().addingTimeInterval(10)
             while !seen().contains(text), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         }
-        waitFor("member=NameAcquired")  // it is watching
+        waitFor("member=NameLost")  // it is a monitor now: it has left its name
         var session = ""
         do {
             let own = Self.newStore()
             session = try own.openSession()
         }
-        waitFor("member=Close")
+        // Other tests open and close sessions at the same time: wait for this one's Close.
+        let closed = "path=\(session); interface=org.freedesktop.Secret.Session; member=Close"
+        waitFor(closed)
         let watched = seen()
         #expect(session.hasPrefix("/org/freedesktop/secrets/session/"), "\(session)")
-        #expect(
-            watched.contains("path=\(session); interface=org.freedesktop.Secret.Session; member=Close"), "\(watched)")
+        #expect(watched.contains(closed), "\(watched)")
     }
 }
