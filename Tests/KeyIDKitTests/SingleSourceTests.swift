@@ -67,6 +67,14 @@ struct SingleSourceTests {
         #expect(getValue.hasPrefix("with --create, "))
         #expect(summary(.json, .get) == Option.json.spec.summary)
         #expect(summary(.json, .list)?.hasPrefix("print one JSON array") == true)
+        // The help names the keys JSONKey declares, in their order.
+        #expect(
+            summary(.json, .get)
+                == "print one JSON object with id, service, account, label, created and modified (and previous_id, reason and differs when an ID was replaced or stored elsewhere)"
+        )
+        #expect(
+            summary(.json, .list)
+                == "print one JSON array of objects with service, account, label, created and modified")
         let manual = ManPage.render()
         #expect(manual.contains(ManPage.prose(Option.value.spec.summary)))
         #expect(manual.contains(ManPage.prose(getValue)))
@@ -100,7 +108,7 @@ struct SingleSourceTests {
     func jsonKeys() throws {
         var keyid = InProcess()
         let names = jsonKeyNames
-        let always = JSONKey.allCases.filter { !JSONKey.occasional.contains($0) }.map(\.rawValue)
+        let always = JSONKey.always.map(\.rawValue)
         keyid.signals = [.cloudInstance: "i-one"]
         #expect(holdsDocumentedKeys(names(keyid.run("get", "--create", "--json").stdout), always))
         keyid.signals = [.cloudInstance: "i-two"]
@@ -130,13 +138,13 @@ struct SingleSourceTests {
     func jsonKeyCheck() {
         let documented = JSONKey.allCases.map(\.rawValue)
         #expect(holdsDocumentedKeys(documented, documented))
-        #expect(holdsDocumentedKeys(["comment"] + documented, documented))
-        #expect(holdsDocumentedKeys(documented.prefix(3) + ["comment"] + documented.dropFirst(3), documented))
-        #expect(holdsDocumentedKeys(documented + ["comment"], documented))
+        #expect(holdsDocumentedKeys(["undocumented"] + documented, documented))
+        #expect(holdsDocumentedKeys(documented.prefix(3) + ["undocumented"] + documented.dropFirst(3), documented))
+        #expect(holdsDocumentedKeys(documented + ["undocumented"], documented))
         #expect(!holdsDocumentedKeys(Array(documented.dropLast()), documented))
-        #expect(!holdsDocumentedKeys(Array(documented.dropFirst()) + ["comment"], documented))
+        #expect(!holdsDocumentedKeys(Array(documented.dropFirst()) + ["undocumented"], documented))
         #expect(!holdsDocumentedKeys([documented[1], documented[0]] + documented.dropFirst(2), documented))
-        let always = JSONKey.allCases.filter { !JSONKey.occasional.contains($0) }.map(\.rawValue)
+        let always = JSONKey.always.map(\.rawValue)
         #expect(!holdsDocumentedKeys(always + ["reason"], always))
     }
 

@@ -62,6 +62,14 @@ package enum JSONKey: String, CaseIterable, Sendable {
     /// The keys written only when a run replaced an ID or found a clone.
     package static let occasional: [JSONKey] = [.previousID, .reason, .differs]
 
+    /// The keys every record carries, in their order.
+    package static var always: [JSONKey] { allCases.filter { !occasional.contains($0) } }
+
+    /// Keys named in a sentence, for the help: `id, service and account`.
+    package static func listed(_ keys: [JSONKey]) -> String {
+        DisplayText.listed(keys.map(\.rawValue))
+    }
+
     /// What the key holds, for the manual page.
     package var meaning: String {
         switch self {

@@ -75,9 +75,12 @@ package enum Option: String, CaseIterable, Sendable {
             return OptionSpec(
                 self,
                 summary:
-                    "print one JSON object with id, service, account, label, created and modified (and previous_id, reason and differs when an ID was replaced or stored elsewhere)",
+                    "print one JSON object with \(JSONKey.listed(JSONKey.always)) (and \(JSONKey.listed(JSONKey.occasional)) when an ID was replaced or stored elsewhere)",
                 summaries: [
-                    (.list, "print one JSON array of objects with service, account, label, created and modified")
+                    (
+                        .list,
+                        "print one JSON array of objects with \(JSONKey.listed(JSONKey.always.filter { $0 != .id }))"
+                    )
                 ],
                 takenBy: [.create, .get, .rotate, .list])
         case .backend:
