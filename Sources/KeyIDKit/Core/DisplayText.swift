@@ -24,8 +24,12 @@ package enum DisplayText {
 
     /// Items in a sentence: `a`, `a and b`, `a, b and c` (or another `conjunction`).
     package static func listed(_ items: [String], _ conjunction: String = "and") -> String {
-        guard let last = items.last, items.count > 1 else { return items.first ?? "" }
-        return items.dropLast().joined(separator: ", ") + " \(conjunction) " + last
+        var text = ""
+        for (index, item) in items.enumerated() {
+            if index > 0 { text += index == items.count - 1 ? " \(conjunction) " : ", " }
+            text += item
+        }
+        return text
     }
 
     /// `text` with every unsafe character written as `\u{...}`.
