@@ -1,0 +1,135 @@
+import Glibc
+
+/// How a ``LibSecretConnection`` runs requests: they complete in a `GMainContext` of its own,
+/// iterated only while one waits, on the calling thread (one at a time); the requests of a
+/// batch go out together, and every wait for a request has a deadline. A request that
+/// outlives it is never cancelled (cancelling a prompt makes libsecret call its `Dismiss`,
+/// which can crash gnome-keyring 42.1): it is abandoned with its connection, which is closed,
+/// and gnome-keyring withdraws the prompt of a client that went away.
+extension LibSecretConnection {
+    /// The name failures to reach the bus give their operation.
+    static let connectOperation = "secret_service_open"
+
+    /// Sends every request at once, then waits for all of them, at most ``timeout`` in all. A
+    /// request that fails is a failure among the results; requests not answered in time are
+    /// abandoned with this connection, and thrown as timed out.
+    func perform(_ requests: [SecretServiceRequest]) throws(SecretServiceFailure) -> [SecretServiceReply] {
+        guard isOpen else {
+            throw SecretServiceFailure(
+                operation: requests.first?.operation ?? Self.connectOperation, domain: GErrorCode.ioDomain,
+                code: GErrorCode.ioClosed, message: "the connection to the session bus is closed")
+        }
+        return try withContext { () throws(SecretServiceFailure) in
+            let deadline = MonotonicInstant.now + timeout
+            // What arrived since the last wait first (a NameOwnerChanged after the provider
+            // restarted points libsecret's proxy at the new owner), a bounded amount of it.
+            Self.drain(context)
+            // GDBus would end each call at 25 s: the batch's own bound instead.
+            let milliseconds = Self.milliseconds(until: deadline)
+            setCallTimeout(milliseconds)
+            if let introduction = introductionToNewOwner() {
+                _ = try complete([introduction], until: deadline)
+                // The owner, once the answer's NameOwnerChanged (if the read started the
+                // provider) is dispatched.
+                Self.drain(context)
+                introducedOwner = providerOwner
+            }
+            return try complete(requests, until: deadline)
+        }
+    }
+
+    /// Starts `requests` and waits for them until `deadline`; gives up on the connection when
+    /// they do not all complete in time.
+    private func complete(_ requests: [SecretServiceRequest], until deadline: MonotonicInstant)
+        throws(SecretServiceFailure) -> [SecretServiceReply]
+    {
+        let encoded = requests.map(Self.parameters(of:))
+        let milliseconds = Self.milliseconds(until: deadline)
+        let started = zip(requests, encoded).map { request, parameters in
+            let slot = Slot()
+            let problem = start(request, slot, timeout: milliseconds, parameters: parameters)
+            return (request: request, slot: problem == nil ? slot : nil, failure: problem)
+        }
+        let slots = started.compactMap(\.slot)
+        guard Self.wait(for: slots, in: context, until: deadline) else {
+            abandon(slots)
+            throw SecretServiceFailure.timedOut(requests.first?.operation ?? "call", timeout: timeout)
+        }
+        return started.map { request, slot, problem in
+            if let problem { return .failure(problem) }
+            return finish(request, slot!)
+        }
+    }
+
+    /// A request's arguments as the floating GVariant its call takes; `nil` for a prompt, or
+    /// arguments that cannot be encoded. A batch's are encoded before the first is sent, so
+    /// that its requests go out one right after another.
+    static func parameters(of request: SecretServiceRequest) -> OpaquePointer? {
+        switch request {
+        case .method(let call): return encode(.tuple(call.arguments))
+        case .searchItems, .readAlias: return request.serviceCall.flatMap { encode(.tuple($0.arguments)) }
+        case .prompt: return nil
+        }
+    }
+
+    /// A provider's new instance must know this caller before any call that needs one
+    /// (gnome-keyring 42.1 crashes on an `OpenSession` it handles first, see
+    /// doc/COMPATIBILITY.md): the property read that needs no caller to send first, when the
+    /// provider's owner is not the one this connection made itself known to, or not known
+    /// (the provider is started by the read).
+    private func introductionToNewOwner() -> SecretServiceRequest? {
+        let owner = providerOwner
+        guard owner == nil || owner != introducedOwner else { return nil }
+        return .method(Self.introduction)
+    }
+
+    /// Whether another process than the one this connection made itself known to owns the
+    /// Secret Service's name now (the provider restarted), once what arrived meanwhile (the
+    /// name's NameOwnerChanged) is dispatched.
+    var providerReplaced: Bool {
+        guard isOpen, isOwnedByThisProcess else { return false }
+        withContext { Self.drain(context) }
+        guard let owner = providerOwner else { return false }
+        return owner != introducedOwner
+    }
+
+    /// The read that makes a caller known to the provider: it needs none.
+    static let introduction = DBusCall(
+        path: SecretServiceStore.servicePath, interface: SecretServiceStore.propertiesInterface, member: "Get",
+        arguments: [.string(SecretServiceStore.serviceInterface), .string("Collections")])
+
+    /// Milliseconds from now to `deadline`, at least 1, as a GDBus call's timeout.
+    static func milliseconds(until deadline: MonotonicInstant) -> Int32 {
+        let (seconds, attoseconds) = (deadline - .now).components
+        return Int32(clamping: max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+    }
+
+    /// The process that last opened a connection, once one has: GDBus's thread runs there.
+    private static let gdbusProcess = ThreadLock<pid_t?>(nil)
+
+    /// Marks this process as the one whose GDBus thread connections use; refuses in a child
+    /// made by `fork` after its parent connected, which has no such thread. A program's first
+    /// connect also checks that the thread runs: a child of a host that used GDBus on its own
+    /// (a GApplication, GSettings) has none either, and would wait out the timeout.
+    static func claimGDBusThread(ownsProcess: Bool, threadRuns: () -> Bool) throws(SecretServiceFailure) {
+        try gdbusProcess.withLock { (process: inout pid_t?) throws(SecretServiceFailure) in
+            if let parent = process, parent != getpid() {
+                throw SecretServiceFailure(
+                    operation: "fork", domain: GErrorCode.ioDomain, code: GErrorCode.ioFailed,
+                    message:
+                        "GLib's D-Bus thread runs in process \(parent), which made this one by fork; connect from a process of its own"
+                )
+            }
+            if process == nil, !ownsProcess {
+                guard threadRuns() else {
+                    throw SecretServiceFailure(
+                        operation: "fork", domain: GErrorCode.ioDomain, code: GErrorCode.ioFailed,
+                        message:
+                            "GLib's D-Bus thread did not survive the fork that made this process (its parent used D-Bus); connect from a process of its own"
+                    )
+                }
+            }
+            process = getpid()
+        }
+    }
+}
