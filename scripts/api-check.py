@@ -214,7 +214,9 @@ def self_test(root):
     if renamed.returncode != 1 or "getOrCreate(service:account:)" not in renamed.stdout:
         sys.stderr.write(renamed.stdout + renamed.stderr)
         fail("self-test: changing DeviceIDs.getOrCreate did not fail the check", 1)
-    version_file = copy / "Sources/KeyIDKit/CLI/Version.swift"
+    # The one file that writes the version down, found by its text as scripts/version.sh finds it.
+    version_file = next(path for path in sorted((copy / "Sources/KeyIDKit").rglob("*.swift"))
+                        if 'static let current = "' in path.read_text())
     current = version_tuple(run([str(root / "scripts/version.sh")], root).stdout.strip())
     major = f"{current[0] + 1}.0.0"
     version_file.write_text(re.sub(r'static let current = "[^"]*"', f'static let current = "{major}"',

@@ -189,7 +189,7 @@ struct RepositoryLayoutTests {
     }
 
     /// Whether two type names belong to one family: a shared start or end of four letters or
-    /// more (`LockFile` and `Locks`, `DBusCall` and `DBusValue`, `KeyIDVersion` and `Version`).
+    /// more (`LockFile` and `Locks`, `DBusCall` and `DBusValue`, `KeyIDCommand` and `KeyIDVersion`).
     static func sameFamily(_ one: String, _ other: String) -> Bool {
         let one = one.hasSuffix("s") ? String(one.dropLast()) : one
         let prefix = zip(one, other).prefix { $0 == $1 }.count
