@@ -47,7 +47,7 @@ struct PromptAfterCloseTests {
         defer { session.stop() }
         let connection = try LibSecretConnection.open(
             address: session.address, serviceName: SessionBus.defaultServiceName, timeout: .seconds(5),
-            ownsProcess: false)
+            deadline: .now + .seconds(5), ownsProcess: false)
         kill(session.busProcessID, SIGKILL)
         let closing = Date().addingTimeInterval(5)
         while connection.isOpen, Date() < closing {

@@ -23,14 +23,16 @@ package protocol SecretStore: AnyObject {
     func replace(_ item: StoredItem, with new: NewItem) throws(KeyIDError)
     /// Removes one item.
     func delete(_ item: StoredItem) throws(KeyIDError)
-    /// Marks the start of one use case: what ``reconnect(after:rereading:)`` says depends on what was
-    /// sent since.
+    /// Marks the start of one use case, whose requests all go to one provider and end within
+    /// one timeout: what ``reconnect(after:rereading:)`` says depends on what was sent since.
     func beginOperation()
-    /// Whether `error` means the store's connection was lost (its provider restarted, its
-    /// bus went away) where what failed may run again: the use case from its start, when
-    /// nothing was changed since ``beginOperation()``; or, `rereading`, the read that follows
-    /// a change, which never repeats the change. Then the store has let go of the connection,
-    /// and the next call opens a new one.
+    /// Whether `error` means what failed may run again: the use case from its start, within
+    /// its deadline, when its connection was lost (its provider restarted, its bus went away)
+    /// before it changed anything (the store then let go of the connection, and the next call
+    /// opens a new one); or, `rereading`, the read that follows a change, when the provider
+    /// that took the change forgot the session (it runs again in a new session, from that
+    /// provider alone). A change is never repeated, and a change is never read back from
+    /// another provider.
     func reconnect(after error: KeyIDError, rereading: Bool) -> Bool
 }
 

@@ -149,9 +149,10 @@ public final class DeviceIDs: Sendable {
         }
     }
 
-    /// Runs `body` with the use cases, one call at a time. When the store's connection was
-    /// lost before anything was changed (see ``SecretStore/reconnect(after:rereading:)``), the store
-    /// reconnects and `body` runs once more; a write the provider may have carried out is
+    /// Runs `body` with the use cases, one call at a time, as one operation of the store (one
+    /// deadline, one provider). When the store's connection was lost before anything was
+    /// changed (see ``SecretStore/reconnect(after:rereading:)``), the store reconnects and `body`
+    /// runs once more, within the same deadline; a write the provider may have carried out is
     /// never repeated.
     func run<T: Sendable>(_ body: (DeviceIDUseCases) throws(KeyIDError) -> T) throws(KeyIDError) -> T {
         try state.withLock { (opened: inout OpenedOnce) throws(KeyIDError) -> T in
@@ -161,7 +162,6 @@ public final class DeviceIDs: Sendable {
                 return try body(useCases)
             } catch {
                 guard opened.store?.reconnect(after: error, rereading: false) == true else { throw error }
-                opened.store?.beginOperation()
                 return try body(useCases)
             }
         }

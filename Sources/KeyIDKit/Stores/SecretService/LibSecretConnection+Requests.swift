@@ -10,30 +10,43 @@ extension LibSecretConnection {
     /// The name failures to reach the bus give their operation.
     static let connectOperation = "secret_service_open"
 
-    /// Sends every request at once, then waits for all of them, at most ``timeout`` in all. A
-    /// request that fails is a failure among the results; requests not answered in time are
-    /// abandoned with this connection, and thrown as timed out.
-    func perform(_ requests: [SecretServiceRequest]) throws(SecretServiceFailure) -> [SecretServiceReply] {
+    /// Sends every request at once, then waits for all of them until `deadline`. The requests go
+    /// to one provider, by its unique bus name: `pinned`, the one the caller's operation has been
+    /// talking to, when given (if another process owns the Secret Service's name now, nothing is
+    /// sent), else the name's owner now, which ``addressedOwner`` keeps. A request that fails is a
+    /// failure among the results; requests not answered in time are abandoned with this
+    /// connection, and thrown as timed out.
+    func perform(_ requests: [SecretServiceRequest], pinnedTo pinned: String?, until deadline: MonotonicInstant)
+        throws(SecretServiceFailure) -> [SecretServiceReply]
+    {
+        let operation = requests.first?.operation ?? Self.connectOperation
         guard isOpen else {
             throw SecretServiceFailure(
-                operation: requests.first?.operation ?? Self.connectOperation, domain: GErrorCode.ioDomain,
-                code: GErrorCode.ioClosed, message: "the connection to the session bus is closed")
+                operation: operation, domain: GErrorCode.ioDomain, code: GErrorCode.ioClosed,
+                message: "the connection to the session bus is closed")
         }
         return try withContext { () throws(SecretServiceFailure) in
-            let deadline = MonotonicInstant.now + timeout
+            guard deadline > .now else { throw SecretServiceFailure.timedOut(operation, timeout: timeout) }
             // What arrived since the last wait first (a NameOwnerChanged after the provider
             // restarted points libsecret's proxy at the new owner), a bounded amount of it.
             Self.drain(context)
             // GDBus would end each call at 25 s: the batch's own bound instead.
             let milliseconds = Self.milliseconds(until: deadline)
             setCallTimeout(milliseconds)
-            if let introduction = introductionToNewOwner() {
+            if let pinned {
+                let owner = providerOwner
+                guard owner == pinned else {
+                    throw SecretServiceFailure.providerReplaced(operation, pinned: pinned, owner: owner)
+                }
+            } else if let introduction = introductionToNewOwner() {
+                addressedOwner = nil
                 _ = try complete([introduction], until: deadline)
                 // The owner, once the answer's NameOwnerChanged (if the read started the
                 // provider) is dispatched.
                 Self.drain(context)
                 introducedOwner = providerOwner
             }
+            addressedOwner = providerOwner
             return try complete(requests, until: deadline)
         }
     }

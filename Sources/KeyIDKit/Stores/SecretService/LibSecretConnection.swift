@@ -28,6 +28,9 @@ final class LibSecretConnection {
     private var outstanding: [Slot] = []  // the requests unanswered when it was abandoned
     /// The provider's unique name this connection last made itself known to.
     var introducedOwner: String?
+    /// The provider's unique name the last batch of requests was addressed to; `nil`: the
+    /// Secret Service's name, which no one owned when the batch went out.
+    var addressedOwner: String?
 
     private init(
         timeout: Duration, serviceName: String, context: OpaquePointer, connection: OpaquePointer,
@@ -71,13 +74,13 @@ final class LibSecretConnection {
     var isOwnedByThisProcess: Bool { process == getpid() }
 
     /// Connects to the bus at `address` (never one that starts a bus: ``SessionBus``) and sets
-    /// up libsecret's `SecretService` on it, within `timeout`. Its one waited call (GetNameOwner)
+    /// up libsecret's `SecretService` on it, by `deadline`. Its one waited call (GetNameOwner)
     /// goes out with ``introduction``, which gnome-keyring 42.1 answers without knowing the
-    /// caller, and after which it knows this one (doc/COMPATIBILITY.md).
-    static func open(address: String, serviceName: String, timeout: Duration, ownsProcess: Bool)
-        throws(SecretServiceFailure)
-        -> LibSecretConnection
-    {
+    /// caller, and after which it knows this one (doc/COMPATIBILITY.md). `timeout` bounds each
+    /// later batch of requests, and names the bound in a timeout's message.
+    static func open(
+        address: String, serviceName: String, timeout: Duration, deadline: MonotonicInstant, ownsProcess: Bool
+    ) throws(SecretServiceFailure) -> LibSecretConnection {
         try claimGDBusThread(ownsProcess: ownsProcess) { keyid_gdbus_thread_runs() != 0 }
         keyid_quiet_log(ownsProcess ? 1 : 0)
         // SIGPIPE is left to GIO: GSocket's class set-up ignores it, once a process. The connect
@@ -85,7 +88,6 @@ final class LibSecretConnection {
         let context = g_main_context_new()!
         var opened: LibSecretConnection?
         defer { if opened == nil { g_main_context_unref(context) } }
-        let deadline = MonotonicInstant.now + timeout
         var error: UnsafeMutablePointer<GError>?
         // keyid's own process, which its deadline ends, connects in this thread; a program's,
         // in a thread of its own that is given up at the timeout.
@@ -132,6 +134,13 @@ final class LibSecretConnection {
         service = keyid_service_open_finish(opening.result, &error)
         guard let service, error == nil else {
             throw failure(error, connectOperation) ?? .providerLeft(connectOperation)
+        }
+        // GDBus's own timer on the read, set to the same deadline, may end it first: the set-up
+        // timed out all the same.
+        if let reply = g_dbus_connection_call_finish(connection, introduction.result, &error) {
+            g_variant_unref(reply)
+        } else if let failed = failure(error, Self.introduction.operation), failed.isTimeout {
+            throw SecretServiceFailure.timedOut(connectOperation, timeout: timeout)
         }
         let made = LibSecretConnection(
             timeout: timeout, serviceName: serviceName, context: context, connection: connection, service: service)
@@ -199,9 +208,11 @@ final class LibSecretConnection {
             guard let parameters else { return .unencodable(call.operation) }
             let replyType = call.replyType.flatMap { keyid_variant_type_new($0) }
             defer { if let replyType { g_variant_type_free(replyType) } }
-            // The Secret Service by the name libsecret's proxy uses.
+            // The Secret Service by the unique name of the provider the batch is addressed to.
             g_dbus_connection_call(
-                connection, call.destination == DBusCall.secretService ? serviceName : call.destination, call.path,
+                connection,
+                call.destination == DBusCall.secretService ? addressedOwner ?? serviceName : call.destination,
+                call.path,
                 call.interface, call.member, parameters, replyType, G_DBUS_CALL_FLAGS_NONE, timeout, nil,
                 Self.finished, slot.retained)
         case .searchItems, .readAlias:

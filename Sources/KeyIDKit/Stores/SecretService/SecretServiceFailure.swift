@@ -14,6 +14,12 @@ public struct SecretServiceFailure: Error, Equatable, Sendable, CustomStringConv
     public var code: Int32
     /// The error's message.
     public var message: String
+    /// The D-Bus error name the bus or the provider answered with; `nil` for a failure of the
+    /// transport or one keyid found itself.
+    package var remoteName: String?
+    /// Whether the operation had sent a change before this failure left it without an answer:
+    /// the change may have been made.
+    package var afterChange = false
 
     /// A failure with the given parts.
     package init(operation: String, domain: String, code: Int32, message: String) {
@@ -23,12 +29,17 @@ public struct SecretServiceFailure: Error, Equatable, Sendable, CustomStringConv
         self.message = message
     }
 
-    /// The call, the message, and the domain and code when there are any.
+    /// The call, the message, and the domain and code when there are any; after a change, that
+    /// it may have been made.
     public var description: String {
-        domain.isEmpty
+        (domain.isEmpty
             ? "\(operation) failed: \(message)"
-            : "\(operation) failed: \(message) (\(domain) \(code))"
+            : "\(operation) failed: \(message) (\(domain) \(code))") + (afterChange ? Self.unconfirmed : "")
     }
+
+    /// What a failure after a change adds: the change's fate is unknown.
+    static let unconfirmed =
+        "; a change sent before it was not confirmed and may have been made: read the ID again to see what is stored"
 }
 
 /// Its outcome is worked out below, where the store classifies GLib's errors.
@@ -45,6 +56,7 @@ extension SecretServiceFailure {
             let named = remoteName.map { $0 + ": " + message } ?? message
             self.init(operation: operation, domain: glibDomain, code: code, message: named)
         }
+        self.remoteName = remoteName
     }
 
     /// No answer within `timeout`.
@@ -52,6 +64,17 @@ extension SecretServiceFailure {
         SecretServiceFailure(
             operation: operation, domain: GErrorCode.ioDomain, code: GErrorCode.ioTimedOut,
             message: "no answer on the session bus within \(timeout.secondsText) s")
+    }
+
+    /// Another process than `pinned`, the provider an operation has been talking to, owns the
+    /// Secret Service's name now (`owner`, `nil`: no one): the operation's requests are not
+    /// sent to it.
+    static func providerReplaced(_ operation: String, pinned: String, owner: String?) -> SecretServiceFailure {
+        SecretServiceFailure(
+            operation: operation, domain: GErrorCode.dbusDomain, code: GErrorCode.dbusNameHasNoOwner,
+            message:
+                "the Secret Service provider \(pinned) left the bus"
+                + (owner.map { " and \($0) took its name" } ?? ""))
     }
 
     /// The Secret Service is not on the bus (any more): no one owns its name.
@@ -82,15 +105,50 @@ extension SecretServiceFailure {
             || `is`(GErrorCode.secretDomain, GErrorCode.secretNoSuchObject)
     }
 
+    /// Whether the provider refused the call's arguments (InvalidArgs, from the provider: not a
+    /// call keyid could not encode), which it did not carry out.
+    var isRefusedArguments: Bool {
+        remoteName == "org.freedesktop.DBus.Error.InvalidArgs"
+            && `is`(GErrorCode.dbusDomain, GErrorCode.dbusInvalidArgs)
+    }
+
     /// Whether the connection, or the session opened on it, is gone: the bus closed it, or
     /// the provider restarted and no longer knows the session.
     var meansLostConnection: Bool {
         `is`(GErrorCode.ioDomain, GErrorCode.ioClosed) || domain == GErrorCode.noSession
     }
 
+    /// Whether no answer came for the call, so that it may or may not have been carried out:
+    /// a timeout, NoReply, a closed connection, or a provider gone from the bus.
+    var leavesDoubt: Bool {
+        isTimeout || `is`(GErrorCode.dbusDomain, GErrorCode.dbusNoReply)
+            || `is`(GErrorCode.ioDomain, GErrorCode.ioClosed)
+            || `is`(GErrorCode.dbusDomain, GErrorCode.dbusServiceUnknown)
+            || `is`(GErrorCode.dbusDomain, GErrorCode.dbusNameHasNoOwner)
+    }
+
+    /// Whether the call timed out, in GDBus's words or keyid's.
+    var isTimeout: Bool {
+        `is`(GErrorCode.ioDomain, GErrorCode.ioTimedOut) || `is`(GErrorCode.dbusDomain, GErrorCode.dbusTimeout)
+            || `is`(GErrorCode.dbusDomain, GErrorCode.dbusTimedOut)
+    }
+
+    /// This failure, after the operation sent a change it left unconfirmed.
+    var unconfirmed: SecretServiceFailure {
+        var failure = self
+        failure.afterChange = true
+        return failure
+    }
+
     /// The user-facing outcome this failure stands for, as libsecret 0.20.5, GLib 2.74 and
     /// gnome-keyring 42.1 report failures (doc/ARCHITECTURE.md, "Claims and their sources").
+    /// After a change, a failure that left it unconfirmed is a timeout (exit 6) or the failure
+    /// itself (exit 8), never "no Secret Service": a provider may be there, holding the change.
     var outcome: KeyIDError {
+        if afterChange {
+            guard isTimeout else { return .keyring(self) }
+            return .timedOut("the Secret Service did not answer in time (\(operation): \(message))" + Self.unconfirmed)
+        }
         switch (domain, code) {
         case (GErrorCode.ioDomain, GErrorCode.ioTimedOut), (GErrorCode.dbusDomain, GErrorCode.dbusTimeout),
             (GErrorCode.dbusDomain, GErrorCode.dbusTimedOut):

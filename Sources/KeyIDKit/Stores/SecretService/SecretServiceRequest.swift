@@ -44,12 +44,13 @@ enum SecretServiceRequest: Equatable, Sendable {
         }
     }
 
-    /// Whether the request may change the keyring (a prompt may complete a change).
+    /// Whether the request may change the keyring. A prompt completes a change only after the
+    /// call that asked for it (KeePassXC's `CreateItem` and `Delete`), which counts already; an
+    /// unlock prompt changes no ID.
     var changes: Bool {
         switch self {
         case .method(let call): return ["CreateItem", "SetSecret", "Delete", "Set"].contains(call.member)
-        case .prompt: return true
-        case .searchItems, .readAlias: return false
+        case .prompt, .searchItems, .readAlias: return false
         }
     }
 }

@@ -23,14 +23,16 @@ extension SecretServiceStore {
         }
     }
 
-    /// Sets an item's attributes to `wanted`. KeePassXC refuses to have its own attributes
-    /// (Title, Uuid, ...) set, and keeps them when given only keyid's: `own`.
+    /// Sets an item's attributes to `wanted`. KeePassXC 2.7 refuses, with InvalidArgs, to have its
+    /// own attributes (Title, Uuid, ...) set, and keeps them when given only keyid's: `own`. Only
+    /// that refusal, which changed nothing, is followed by the second write; any other failure
+    /// (no reply, a closed connection, a timeout) may have left the first one made.
     func setAttributes(of item: StoredItem, to wanted: [String: String], keeping own: [String: String])
         throws(KeyIDError)
     {
         do {
             try writeAttributes(of: item, wanted)
-        } catch .failed(.keyring) {
+        } catch .failed(.keyring(let failure)) where failure.isRefusedArguments {
             try writeAttributes(of: item, own)
         }
     }

@@ -30,6 +30,13 @@ package final class SecretServiceStore: SecretStore {
     private var opened: LibSecretConnection?
     /// Whether a call that changes something was sent since ``beginOperation()``.
     private var changed = false
+    /// The provider (its unique bus name) the operation's requests go to, once one went out:
+    /// an operation talks to one provider, so that what it wrote is what it read back.
+    private var pinnedOwner: String?
+    /// Whether a request of the operation went out on the current connection.
+    private var sentInOperation = false
+    /// When the operation's time is up: every reply it waits for comes by then.
+    private var deadline: MonotonicInstant?
     private var session: String?
     /// The item each search found alone last time, by what it searched for (``guess(for:_:)``).
     var lastFound: [String: String] = [:]
@@ -245,24 +252,47 @@ package final class SecretServiceStore: SecretStore {
 
     deinit { closeSession() }
 
-    package func beginOperation() { changed = false }
+    package func beginOperation() {
+        changed = false
+        pinnedOwner = nil
+        sentInOperation = false
+        deadline = .now + timeout
+    }
 
     package func reconnect(after error: KeyIDError, rereading: Bool) -> Bool {
-        // Once a change was sent, the provider may have carried it out, whatever failed after
-        // it (a session refused by a provider that restarted since the change included): only
-        // a read may run again.
-        guard rereading || !changed else { return false }
-        if case .failed(.keyring(let failure)) = error, failure.meansLostConnection {
-            dropConnection()
+        guard case .failed(.keyring(let failure)) = error else {
+            guard !rereading, !changed, providerRestarted(error) else { return false }
+            startOver()
             return true
         }
-        guard providerRestarted(error) else { return false }
-        dropConnection()
+        if rereading {
+            // The read after a change: again only from the provider that took the change, on
+            // the same connection, in a new session, when that provider forgot the session.
+            guard failure.domain == GErrorCode.noSession, let opened, opened.isOpen,
+                opened.providerOwner == pinnedOwner
+            else { return false }
+            session = nil
+            return true
+        }
+        // Once a change was sent, the provider may have carried it out, whatever failed after
+        // it (a session refused by a provider that restarted since the change included): the
+        // operation does not run again.
+        guard !changed else { return false }
+        guard failure.meansLostConnection || providerRestarted(error) else { return false }
+        startOver()
         return true
     }
 
+    /// Lets go of the connection, and of the provider the operation talked to, so that the
+    /// operation runs again from its start (before its deadline) on a new connection.
+    private func startOver() {
+        dropConnection()
+        pinnedOwner = nil
+        sentInOperation = false
+    }
+
     /// Whether `error` is a call that reached no provider, or one that left it unanswered (the
-    /// bus's ServiceUnknown or NameHasNoOwner for the unique name libsecret's proxy addresses,
+    /// bus's ServiceUnknown or NameHasNoOwner for the unique name the call was addressed to,
     /// its NoReply), while another process owns the Secret Service's name now: the provider
     /// restarted after the connection last saw its owner, and the call went to the one that left.
     private func providerRestarted(_ error: KeyIDError) -> Bool {
@@ -283,10 +313,19 @@ package final class SecretServiceStore: SecretStore {
 
     // MARK: - Steps
 
-    /// The connection, opened on first use, and again when the bus closed it (then with a new
-    /// session: a session belongs to the connection that opened it).
+    /// The connection, opened on first use, and again when the bus closed it before the
+    /// operation sent anything on it (then with a new session: a session belongs to the
+    /// connection that opened it). Once the operation sent a request, a closed connection is a
+    /// failure: the operation's requests all go to one provider, over one connection.
     func connection() throws(KeyIDError) -> LibSecretConnection {
         if let opened, opened.isOpen, opened.isOwnedByThisProcess { return opened }
+        if sentInOperation, let opened, opened.isOwnedByThisProcess {
+            let closed = SecretServiceFailure(
+                operation: opened.addressedOwner.map { "the requests to \($0)" } ?? "the requests",
+                domain: GErrorCode.ioDomain, code: GErrorCode.ioClosed,
+                message: "the connection to the session bus closed")
+            throw (changed ? closed.unconfirmed : closed).outcome
+        }
         // A connection inherited through fork belongs to the parent's GDBus thread: let go of
         // it, unused.
         dropConnection()
@@ -294,28 +333,41 @@ package final class SecretServiceStore: SecretStore {
         self.bus = bus
         do {
             let connection = try LibSecretConnection.open(
-                address: bus.address, serviceName: bus.serviceName, timeout: timeout, ownsProcess: host.ownsProcess)
+                address: bus.address, serviceName: bus.serviceName, timeout: timeout,
+                deadline: operationDeadline, ownsProcess: host.ownsProcess)
             opened = connection
             return connection
         } catch {
-            // A failure to connect means there is no usable session bus, or one that did not
-            // accept the connection in time; a D-Bus error the bus answered with (its name as the
-            // domain) is reported as itself.
-            if error.operation == LibSecretConnection.connectOperation,
-                !error.is(GErrorCode.ioDomain, GErrorCode.ioTimedOut), !error.domain.contains(".")
-            {
+            // A failure of the transport means there is no usable session bus; one that did not
+            // accept the connection in time timed out; a D-Bus error the bus answered with
+            // (AccessDenied from its policy, LimitsExceeded) is reported as itself.
+            if error.operation == LibSecretConnection.connectOperation, !error.isTimeout, error.remoteName == nil {
                 throw .unavailable(.noBus(error.message))
             }
             throw error.outcome
         }
     }
 
-    /// Sends `calls` together and waits for every reply; a failure of the connection is
-    /// thrown, a failed request is its own result.
+    /// When the operation's time is up (a store used without ``beginOperation()``: a timeout
+    /// from now).
+    private var operationDeadline: MonotonicInstant { deadline ?? .now + timeout }
+
+    /// Sends `calls` together, to the provider the operation talks to, and waits for every
+    /// reply; a failure of the connection is thrown, a failed request is its own result. After
+    /// the operation sent a change, a failure that leaves it unconfirmed says so.
     func requests(_ calls: [SecretServiceRequest]) throws(KeyIDError) -> [SecretServiceReply] {
         let connection = try connection()
         if calls.contains(where: \.changes) { changed = true }
-        return try SecretServiceFailure.reported { () throws(SecretServiceFailure) in try connection.perform(calls) }
+        sentInOperation = true
+        let replies: [SecretServiceReply]
+        do throws(SecretServiceFailure) {
+            defer { if pinnedOwner == nil { pinnedOwner = connection.addressedOwner } }
+            replies = try connection.perform(calls, pinnedTo: pinnedOwner, until: operationDeadline)
+        } catch {
+            throw (changed && error.leavesDoubt ? error.unconfirmed : error).outcome
+        }
+        guard changed else { return replies }
+        return replies.map { reply in reply.mapError { $0.leavesDoubt ? $0.unconfirmed : $0 } }
     }
 
     /// Calls a method on the object at `path` (the service when `nil`) and returns the
