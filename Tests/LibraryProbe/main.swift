@@ -36,6 +36,10 @@ import KeyIDKit
 //   keyid-library-probe soak N SERVICE ACCOUNT             N instances made, used (getOrCreate)
 //                                                          and dropped; prints "fds THREADS RSS"
 //                                                          (KiB) after the 100th and after the last
+//   keyid-library-probe op OPERATION SERVICE ACCOUNT MILLISECONDS
+//                                                          one get, getOrCreate, create, rotate or
+//                                                          delete with that timeout; prints "ok ID"
+//                                                          ("ok" for delete) or "error STATUS MESSAGE"
 //
 // Results go to standard output, one per line: an ID, or "error STATUS MESSAGE".
 
@@ -44,9 +48,9 @@ func line(_ text: String) {
     _ = write(1, text, text.utf8.count)
 }
 
-func describe(_ body: () throws(KeyIDError) -> DeviceID) -> String {
+func describe(_ body: () throws(KeyIDError) -> DeviceID?) -> String {
     do {
-        return try body().uuidString
+        return try body()?.uuidString ?? ""
     } catch {
         return "error \(error.exitCode) \(error.message)"
     }
@@ -130,11 +134,11 @@ func footprint() -> String {
 let arguments = Array(CommandLine.arguments.dropFirst())
 let needed = [
     "race": 4, "instances": 4, "repeat": 4, "get": 4, "hold": 3, "shared-hold": 3, "quiet": 3, "diagnose": 1, "soak": 4,
-    "pipe": 3, "prompt": 3, "restarts": 3, "forked": 4, "prompt-hold": 4,
+    "pipe": 3, "prompt": 3, "restarts": 3, "forked": 4, "prompt-hold": 4, "op": 5,
 ]
 guard let command = arguments.first, let count = needed[command], arguments.count >= count else {
     line(
-        "usage: keyid-library-probe race|instances|hold|shared-hold|forked|repeat|get|quiet|diagnose|soak|pipe|prompt|prompt-hold|restarts ..."
+        "usage: keyid-library-probe race|instances|hold|shared-hold|forked|repeat|get|quiet|diagnose|soak|pipe|prompt|prompt-hold|restarts|op ..."
     )
     exit(2)
 }
@@ -236,6 +240,22 @@ case "prompt-hold":
     line(result)
     line("\((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)")
     _ = readLine()
+case "op":
+    let (operation, service, account) = (arguments[1], arguments[2], arguments[3])
+    let ids = try DeviceIDs(options: .init(timeout: .milliseconds(Int(arguments[4]) ?? 1000)))
+    let result = describe { () throws(KeyIDError) in
+        switch operation {
+        case "get": return try ids.get(service: service, account: account)
+        case "getOrCreate": return try ids.getOrCreate(service: service, account: account)
+        case "create": return try ids.create(service: service, account: account)
+        case "rotate": return try ids.rotate(service: service, account: account)
+        case "delete":
+            try ids.delete(service: service, account: account)
+            return nil
+        default: throw .usage("unknown operation \(operation)")
+        }
+    }
+    line(result.hasPrefix("error") ? result : "ok" + (result.isEmpty ? "" : " " + result))
 case "diagnose":
     try DeviceIDs().diagnose { check in line("\(check.status.rawValue) \(check.name): \(check.detail)") }
 case "quiet":
