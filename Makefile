@@ -1,5 +1,5 @@
-# keyid: make run | make test | make check | make lint | make fuzz | make sanitize | make bench | make install | make deb | make dist
-#        make api-docs | make api-check | make apt-repo
+# keyid: make run | make test | make check | make lint | make fuzz | make sanitize | make faults | make bench | make install
+#        make deb | make dist | make api-docs | make api-check | make apt-repo
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SWIFTC ?= $(shell command -v swiftc 2>/dev/null || echo /opt/swift/usr/bin/swiftc)
 PREFIX ?= /usr/local
@@ -42,7 +42,7 @@ RELEASE_BIN = .build/release/keyid
 # examples/swift-package, a program that depends on this package by path.
 EXAMPLE_BIN = $(CURDIR)/.build/example/debug/DeviceIDExample
 
-.PHONY: all deps build release run test check stress soak fuzz sanitize lint format bench bench-floors order docs api-docs api-check \
+.PHONY: all deps build release run test check stress soak faults fuzz sanitize lint format bench bench-floors order docs api-docs api-check \
 	install install-files uninstall deb dist arm64 arm64-check debian13 debian13-keyring apt-repo package-check repro-check clean
 
 all: release
@@ -192,6 +192,19 @@ soak:
 	$(SWIFT) build --build-tests
 	KEYID_SOAK=$(SOAK) KEYID_SOAK_RESTARTS=$(SOAK_RESTARTS) KEYID_BIN=$(CURDIR)/$(DEBUG_BIN) \
 		Tests/Harness/keyring-session.sh -- $(SWIFT) test --skip-build --filter 'SoakTests'
+
+## make faults: every fault at every step (Tests/Harness/faults/faults.py): each operation that
+## touches the keyring, by keyid and by KeyIDKit (keyid-library-probe), run once without a fault
+## to count the calls it sends to the provider, then with each fault struck at each of those
+## calls (the provider exits before acting, after acting or after replying, alone or with an empty
+## or a sharing successor queued for its name; stalls; drops the bus), the contract's invariants
+## checked after every run (doc/RELIABILITY.md). make test runs a sample of it (FaultTests).
+FAULT_JOBS ?= 2
+faults:
+	@scripts/install-deps.sh test
+	$(SWIFT) build
+	/usr/bin/python3 Tests/Harness/faults/faults.py --keyid $(CURDIR)/$(DEBUG_BIN) \
+		--probe $(CURDIR)/.build/debug/keyid-library-probe --jobs $(FAULT_JOBS)
 
 ## make fuzz: build the libFuzzer targets in Tests/Fuzz with -sanitize=fuzzer,address and run
 ## each for FUZZ_SECONDS (FUZZ_TARGETS to choose some; Tests/Fuzz/fuzz.sh).

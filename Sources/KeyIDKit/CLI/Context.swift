@@ -49,13 +49,15 @@ package struct Context {
 
     /// The library for this run: the command resolves the backend and the options `settings`
     /// stand for, then builds ``DeviceIDs`` through the initialiser programs use, telling it of
-    /// `onPrompt`, the one thing the command must hear of (a prompt starting and ending), and of
-    /// `host`, whose words its advice takes.
-    func deviceIDs(_ settings: Settings, host: Host = .keyidCommand, onPrompt: (@Sendable (Bool) -> Void)?)
-        throws(KeyIDError) -> DeviceIDs
-    {
+    /// `onPrompt` and `onChange`, the things the command's deadline must hear of (a prompt
+    /// starting and ending, a change sent), and of `host`, whose words its advice takes.
+    func deviceIDs(
+        _ settings: Settings, host: Host = .keyidCommand, onPrompt: (@Sendable (Bool) -> Void)?,
+        onChange: (@Sendable () -> Void)? = nil
+    ) throws(KeyIDError) -> DeviceIDs {
         var options = settings.libraryOptions
         options.promptObserver = onPrompt
+        options.changeObserver = onChange
         // The command's words; and only a run the watchdog bounds is keyid's own process, which
         // waits for the lock without a bound of its own.
         options.host = host

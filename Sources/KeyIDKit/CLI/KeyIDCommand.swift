@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The `keyid` command: parse, check, call the library, and decide the output and exit status
 /// in one place.
 package enum KeyIDCommand {
@@ -90,9 +92,16 @@ package enum KeyIDCommand {
             settings.allowPrompt = false
             settings.onClone = .warn
         }
+        var onPrompt: (@Sendable (Bool) -> Void)?
+        var onChange: (@Sendable () -> Void)?
+        if context.usesWatchdog {
+            let deadline = DeadlineMessage(settings)
+            onPrompt = { waiting in deadline.update(prompting: waiting) }
+            onChange = { deadline.update(changed: true) }
+        }
         let ids = try context.deviceIDs(
-            settings, host: subcommand == .doctor ? .keyidDoctor : .keyidCommand,
-            onPrompt: context.usesWatchdog ? deadlineMessages(settings) : nil)
+            settings, host: subcommand == .doctor ? .keyidDoctor : .keyidCommand, onPrompt: onPrompt,
+            onChange: onChange)
         if context.usesWatchdog { keptUntilExit.withLock { $0.append(ids) } }
         let derived = try settings.application.map { application throws(KeyIDError) in
             try ids.machineID().appSpecific(application)
@@ -119,13 +128,25 @@ package enum KeyIDCommand {
     /// connections (doc/PERFORMANCE.md, "Exit").
     private static let keptUntilExit = ThreadLock<[DeviceIDs]>([])
 
-    /// What a prompt starting and ending does to the run's deadline message, which says what
-    /// the run was waiting for.
-    private static func deadlineMessages(_ settings: Settings) -> @Sendable (Bool) -> Void {
-        let (timeout, backend) = (settings.timeout, settings.backend)
-        return { waiting in
-            let message = waiting ? promptTimeoutMessage(timeout) : timeoutMessage(timeout, backend)
-            Watchdog.update(message: "keyid: \(message)\n")
+    /// The run's deadline message as the run goes: it says what the run was waiting for (a
+    /// prompt, or the Secret Service), and, once the run sent a change, that the change may
+    /// have been made. Updated from the thread that runs the command.
+    private final class DeadlineMessage: Sendable {
+        let timeout: Double
+        let backend: BackendChoice
+        private let prompting = Atomic<Bool>(false)
+        private let changed = Atomic<Bool>(false)
+
+        init(_ settings: Settings) { (timeout, backend) = (settings.timeout, settings.backend) }
+
+        func update(prompting waiting: Bool? = nil, changed change: Bool? = nil) {
+            if let waiting { prompting.store(waiting, ordering: .relaxed) }
+            if let change { changed.store(change, ordering: .relaxed) }
+            let message =
+                prompting.load(ordering: .relaxed)
+                ? promptTimeoutMessage(timeout) : timeoutMessage(timeout, backend)
+            let note = changed.load(ordering: .relaxed) ? SecretServiceFailure.unconfirmed : ""
+            Watchdog.update(message: "keyid: \(message)\(note)\n")
         }
     }
 

@@ -54,6 +54,10 @@ public final class DeviceIDs: Sendable {
         /// Whom the instance works for: a program (the default) or the `keyid` command,
         /// which sets it so that advice names its options and its deadline bounds the lock.
         package var host: Host = .program
+        /// Called once a call sends the provider its first change (the `keyid` command's
+        /// deadline then says that the change may have been made). It runs while the instance
+        /// is busy: it must not call the instance.
+        package var changeObserver: (@Sendable () -> Void)?
 
         /// Options with the given values; each defaults as described on its property.
         public init(
@@ -239,6 +243,7 @@ package struct SystemStorage: Storage {
                 allowPrompt: options.allowsPrompt, collection: options.collection, timeout: options.timeout,
                 host: options.host, bus: environment)
             store.prompting = options.promptObserver
+            store.changing = options.changeObserver
             return store
         case .file(let directory): return FileStore(directory: directory)
         }

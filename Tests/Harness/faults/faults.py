@@ -3,7 +3,7 @@
 on cue (provider.py), with what the contract promises checked after every run.
 
   faults.py --keyid KEYID [--probe PROBE] [--sample] [--jobs N] [--timeout S]
-            [--only SCENARIO]... [--fault FAULT --at-call MEMBER[#K]] [--report FILE]
+            [--only SCENARIO]... [--fault FAULT --at-call MEMBER[#K]] [--report FILE] [--show]
 
 For each operation that touches the keyring (the keyid subcommands and the same operations
 through KeyIDKit, in keyid-library-probe), a run without a fault first counts the calls it
@@ -31,6 +31,7 @@ Each run has a bus, providers and directories of its own. After it, the invarian
               ID printed (after a delete: finds nothing)
   whole       no item is left without its value or its service and account
   unchanged   a failure that wrote nothing left every keyring as it was
+  told        a failure after a provider made a write says that the change may have been made
   quiet       the library's host saw no GLib message (the probe's "glib:" lines)
 
 --sample runs one call of each operation and fault (the call chosen in turn), which is what
@@ -291,8 +292,11 @@ class Outcome:
         if self.succeeded:
             self.check_vouched()
         self.check_whole()
-        if not self.succeeded and not any(e["event"] == "write" for e in self.events):
+        wrote = any(e["event"] == "write" for e in self.events)
+        if not self.succeeded and not wrote:
             self.check_unchanged()
+        if not self.succeeded and wrote and "may have been made" not in self.err + self.out:
+            self.fail("told", "a write was made, and the failure does not say so: %r" % (self.err or self.out))
         if self.glib:
             self.fail("quiet", "GLib logged in the host: %r" % self.glib)
 
@@ -468,6 +472,7 @@ def main():
     parser.add_argument("--fault", choices=[fault_name(fault) for fault in FAULTS])
     parser.add_argument("--at-call")
     parser.add_argument("--report")
+    parser.add_argument("--show", action="store_true", help="print every run, not only the failed ones")
     args = parser.parse_args()
     args.keyid = os.path.abspath(args.keyid)
     args.probe = os.path.abspath(args.probe) if args.probe else None
@@ -513,6 +518,8 @@ def main():
             raise
         with lock:
             results.append(outcome)
+            if args.show:
+                print("run %s" % outcome.describe(), flush=True)
             if outcome.failures:
                 failures.append(outcome)
                 for invariant, detail in outcome.failures:
@@ -531,7 +538,7 @@ def main():
     for outcome in failures:
         for invariant, _ in outcome.failures:
             broken[invariant] = broken.get(invariant, 0) + 1
-    invariants = ["time", "output", "status", "once", "vouched", "kept", "whole", "unchanged", "quiet"]
+    invariants = ["time", "output", "status", "once", "vouched", "kept", "whole", "unchanged", "told", "quiet"]
     summary = {
         "operations": len(scenarios), "faults": len(FAULTS), "runs": len(results),
         "failed_runs": len(failures), "invariants": len(invariants),

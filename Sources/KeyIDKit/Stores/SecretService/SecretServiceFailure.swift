@@ -39,7 +39,7 @@ public struct SecretServiceFailure: Error, Equatable, Sendable, CustomStringConv
 
     /// What a failure after a change adds: the change's fate is unknown.
     static let unconfirmed =
-        "; a change sent before it was not confirmed and may have been made: read the ID again to see what is stored"
+        "; the change was sent but not confirmed, so it may have been made: read the ID again to see what is stored"
 }
 
 /// Its outcome is worked out below, where the store classifies GLib's errors.

@@ -45,6 +45,8 @@ package final class SecretServiceStore: SecretStore {
     /// Called with `true` before the provider is asked to show a prompt (an unlock dialog),
     /// which may wait for a person, and with `false` once it is over.
     package var prompting: ((Bool) -> Void)?
+    /// Called before an operation sends its first change.
+    package var changing: (() -> Void)?
 
     /// Connects lazily, on the first call that needs the service, to the bus `bus` locates.
     /// `host.ownsProcess`: the process is keyid's own, whose GLib messages may be dropped
@@ -357,7 +359,10 @@ package final class SecretServiceStore: SecretStore {
     /// the operation sent a change, a failure that leaves it unconfirmed says so.
     func requests(_ calls: [SecretServiceRequest]) throws(KeyIDError) -> [SecretServiceReply] {
         let connection = try connection()
-        if calls.contains(where: \.changes) { changed = true }
+        if calls.contains(where: \.changes) {
+            if !changed { changing?() }
+            changed = true
+        }
         sentInOperation = true
         let replies: [SecretServiceReply]
         do throws(SecretServiceFailure) {
