@@ -151,14 +151,16 @@ package struct DeviceIDUseCases {
         do {
             return try readBack(new.key, metadata: metadata)
         } catch .notFound {
-            // A provider that does not show a new item at once: what was stored is the ID.
+            // The provider that took the write does not show the new item yet (the read goes to
+            // it alone): what it stored is the ID.
             return DeviceRecord(id: new.id, key: new.key, item: StoredItem(handle: ""), duplicates: 0)
         }
     }
 
-    /// The read that follows a write, once more on a new connection when the store lost its
-    /// connection meanwhile (a provider that restarted no longer knows the session): the write
-    /// is never made twice, and the record is what a later `get` returns.
+    /// The read that follows a write, from the provider that took the write (the store's
+    /// operation talks to one provider); once more, in a new session, when that provider forgot
+    /// the session. The write is never made twice, the record is what a later `get` returns,
+    /// and a provider that left before the read fails it rather than another answering it.
     private func readBack(_ key: ItemKey, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
         do {
             return try read(key, metadata: metadata)
