@@ -30,10 +30,10 @@ public final class DeviceIDs: Sendable {
         /// provider shows a prompt). Off by default: then a locked keyring is
         /// ``KeyIDError/locked(_:)``, at once.
         public var allowsPrompt: Bool
-        /// The bound on each wait: for the replies to a batch of D-Bus calls, for a prompt, for
-        /// keyid's lock. A call that needs several waits can take a multiple of it, and calls
-        /// from other threads wait their turn first. 30 seconds by default, as for `keyid`; at
-        /// most about 24 days.
+        /// The bound on a call: every reply and prompt it waits for comes within it, counted
+        /// from the moment the call's turn comes (calls from other threads wait their turn
+        /// first), and a wait for keyid's lock file is bounded by it too. 30 seconds by default,
+        /// as for `keyid`; at most about 24 days.
         public var timeout: Duration
         /// The keyring to search and store in, by alias (`default`, `login`), the last part
         /// of its object path, or its label; `nil` (the default): search every keyring and

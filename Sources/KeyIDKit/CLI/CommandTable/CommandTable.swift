@@ -163,7 +163,7 @@ extension ExitStatus {
         case .invalidStoredValue: return "the stored value is not a valid ID"
         case .failure:
             return
-                "any other failure of the keyring, the lock file, the file backend, the machine ID, acting as another user, or writing the output"
+                "any other failure of the keyring (a write the provider left unconfirmed included), the lock file, the file backend, the machine ID, acting as another user, or writing the output"
         case .cloned: return "--on-clone fail: the ID was stored on another machine"
         }
     }
