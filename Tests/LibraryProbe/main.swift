@@ -36,6 +36,9 @@ import KeyIDKit
 //   keyid-library-probe soak N SERVICE ACCOUNT             N instances made, used (getOrCreate)
 //                                                          and dropped; prints "fds THREADS RSS"
 //                                                          (KiB) after the 100th and after the last
+//   keyid-library-probe forks COUNT SERVICE ACCOUNT MILLISECONDS
+//                                                          children made by fork while the parent is
+//                                                          busy, each bounded (Forks.swift)
 //
 // Results go to standard output, one per line: an ID, or "error STATUS MESSAGE".
 
@@ -90,15 +93,19 @@ func documentedUsage() throws {
 }
 
 /// Takes GLib's shared session-bus connection (`g_bus_get_sync`) and keeps it for the life of
-/// the process, as a GTK or GApplication program does; returns its unique name. GIO is reached
-/// through the dynamic loader: the probe uses nothing of KeyIDKit's but its public API.
-func holdGLibSharedConnection() -> String {
+/// the process, as a GTK or GApplication program does. GIO is reached through the dynamic
+/// loader: the probe uses nothing of KeyIDKit's but its public API.
+func glibSharedConnection() -> OpaquePointer? {
     typealias BusGet = @convention(c) (Int32, OpaquePointer?, OpaquePointer?) -> OpaquePointer?
+    guard let gio = dlopen("libgio-2.0.so.0", RTLD_NOW), let get = dlsym(gio, "g_bus_get_sync") else { return nil }
+    return unsafeBitCast(get, to: BusGet.self)(2, nil, nil)  // G_BUS_TYPE_SESSION
+}
+
+/// ``glibSharedConnection()``'s unique name.
+func holdGLibSharedConnection() -> String {
     typealias UniqueName = @convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?
-    guard let gio = dlopen("libgio-2.0.so.0", RTLD_NOW), let get = dlsym(gio, "g_bus_get_sync"),
-        let name = dlsym(gio, "g_dbus_connection_get_unique_name"),
-        let shared = unsafeBitCast(get, to: BusGet.self)(2, nil, nil),  // G_BUS_TYPE_SESSION
-        let unique = unsafeBitCast(name, to: UniqueName.self)(shared)
+    guard let gio = dlopen("libgio-2.0.so.0", RTLD_NOW), let name = dlsym(gio, "g_dbus_connection_get_unique_name"),
+        let shared = glibSharedConnection(), let unique = unsafeBitCast(name, to: UniqueName.self)(shared)
     else { return "error: no shared connection" }
     return String(cString: unique)
 }
@@ -130,11 +137,11 @@ func footprint() -> String {
 let arguments = Array(CommandLine.arguments.dropFirst())
 let needed = [
     "race": 4, "instances": 4, "repeat": 4, "get": 4, "hold": 3, "shared-hold": 3, "quiet": 3, "diagnose": 1, "soak": 4,
-    "pipe": 3, "prompt": 3, "restarts": 3, "forked": 4, "prompt-hold": 4,
+    "pipe": 3, "prompt": 3, "restarts": 3, "forked": 4, "prompt-hold": 4, "forks": 5,
 ]
 guard let command = arguments.first, let count = needed[command], arguments.count >= count else {
     line(
-        "usage: keyid-library-probe race|instances|hold|shared-hold|forked|repeat|get|quiet|diagnose|soak|pipe|prompt|prompt-hold|restarts ..."
+        "usage: keyid-library-probe race|instances|hold|shared-hold|forked|forks|repeat|get|quiet|diagnose|soak|pipe|prompt|prompt-hold|restarts ..."
     )
     exit(2)
 }
@@ -194,6 +201,10 @@ case "forked":
     }
     var status: Int32 = 0
     waitpid(child, &status, 0)
+case "forks":
+    let (count, milliseconds) = (Int(arguments[1]) ?? 200, Int(arguments[4]) ?? 500)
+    forks(count: count, service: arguments[2], account: arguments[3], milliseconds: milliseconds)
+    _exit(0)
 case "soak":
     let count = max(Int(arguments[1]) ?? 1000, 100)
     let (service, account) = (arguments[2], arguments[3])

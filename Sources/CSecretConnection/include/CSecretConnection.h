@@ -5,7 +5,7 @@
  * The C half of keyid's connection to the Secret Service (LibSecretConnection.swift): what
  * Swift cannot call in libsecret, GLib, GObject and GIO (variadic constructors, macros such as
  * G_VARIANT_TYPE, GObject class set-up), and what runs in C: a GObject subclass of
- * SecretService, the bounded connect, a connection's close and its wait, the check for GDBus's
+ * SecretService, the bounded connect, a connection's close and its wait, the watch on fork for GDBus's
  * thread, finishers that keep a failure's D-Bus name, main-context loops and GLib's log
  * handlers. Only libsecret's stable headers are used (secret.h, without
  * SECRET_API_SUBJECT_TO_CHANGE).
@@ -77,9 +77,14 @@ KeyidPending *keyid_connection_close(GDBusConnection *connection, GMainContext *
  * without waiting, when no other thread holds the context. */
 gboolean keyid_pending_wait(KeyidPending *pending, gint64 deadline);
 
-/* Whether GDBus's worker thread, which moves every GDBus connection's messages, runs in this
- * process (a child made by fork after its parent used GDBus has none). TRUE without /proc. */
-gboolean keyid_gdbus_thread_runs(void);
+/* Whether this process was made by fork after GDBus ran in its parent (or further up): GDBus's
+ * worker thread, which moves every connection's messages, stayed there. Reads a flag that
+ * handlers registered at start-up set in the child (pthread_atfork): calls nothing in GLib,
+ * takes no lock. */
+gboolean keyid_gdbus_lost_in_fork(void);
+
+/* Notes that keyid starts using GDBus in this process: a child forked from now on has lost it. */
+void keyid_gdbus_claim(void);
 
 /* MARK: Main contexts and logs (context.c) */
 

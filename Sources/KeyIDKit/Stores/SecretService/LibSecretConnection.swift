@@ -70,6 +70,10 @@ final class LibSecretConnection {
     /// Whether this process opened the connection (not a parent before a `fork`).
     var isOwnedByThisProcess: Bool { process == getpid() }
 
+    /// Whether this process was made by `fork` after GDBus ran in its parent, whose thread moves
+    /// every connection's messages. Calls nothing in GLib and takes no lock.
+    static var gdbusLostInFork: Bool { keyid_gdbus_lost_in_fork() != 0 }
+
     /// Connects to the bus at `address` (never one that starts a bus: ``SessionBus``) and sets
     /// up libsecret's `SecretService` on it, within `timeout`. Its one waited call (GetNameOwner)
     /// goes out with ``introduction``, which gnome-keyring 42.1 answers without knowing the
@@ -78,7 +82,8 @@ final class LibSecretConnection {
         throws(SecretServiceFailure)
         -> LibSecretConnection
     {
-        try claimGDBusThread(ownsProcess: ownsProcess) { keyid_gdbus_thread_runs() != 0 }
+        if let refusal = refusalAfterFork { throw refusal }
+        keyid_gdbus_claim()
         keyid_quiet_log(ownsProcess ? 1 : 0)
         // SIGPIPE is left to GIO: GSocket's class set-up ignores it, once a process. The connect
         // sets no disposition.
@@ -151,10 +156,11 @@ final class LibSecretConnection {
         Self.abandonedConnections.withLock { $0.append(self) }
     }
 
-    /// Abandoned connections whose requests have not all ended yet.
-    private static let abandonedConnections = ThreadLock<[LibSecretConnection]>([])
+    /// Abandoned connections whose requests have not all ended yet (none in a child made by
+    /// fork: they are the parent's).
+    private static let abandonedConnections = ThreadLock<[LibSecretConnection]>([]) { _ in [] }
     /// Closes that did not complete in their bound, each with a reference to its context.
-    private static let unfinishedCloses = ThreadLock<[OpaquePointer]>([])
+    private static let unfinishedCloses = ThreadLock<[OpaquePointer]>([]) { _ in [] }
 
     /// Keeps a close that is still to complete (``drain(_:)`` waits for it).
     private static func finishLater(_ close: OpaquePointer?) {
