@@ -25,21 +25,39 @@ GVariant *keyid_variant_bytes(gconstpointer data, gsize length) {
 static GObject *keyid_service_constructor(GType type, guint count, GObjectConstructParam *parameters) {
     GObjectClass *secret_service_class = g_type_class_peek(SECRET_TYPE_SERVICE);
     GObject *object = secret_service_class->constructor(type, count, parameters);
-    /* libsecret's constructor sets g-name from $SECRET_SERVICE_BUS_NAME, read then: the name
-     * given at construction (the caller's snapshot of it) is set again. */
-    const gchar *name = NULL;
-    for (guint index = 0; index < count; index++)
-        if (g_strcmp0(parameters[index].pspec->name, "g-name") == 0)
-            name = g_value_get_string(parameters[index].value);
     g_object_set(object, "g-bus-type", G_BUS_TYPE_NONE, "g-flags", KEYID_SERVICE_PROXY_FLAGS, NULL);
-    if (name)
-        g_object_set(object, "g-name", name, NULL);
     return object;
+}
+
+/*
+ * g-name is set once, at construction, to the name given (the caller's snapshot of
+ * $SECRET_SERVICE_BUS_NAME). libsecret's constructor sets it again, from the variable as it is
+ * then, and GDBusProxy's set_property (GLib 2.74 to 2.84, gdbusproxy.c) never frees the string
+ * it replaces: each set after the first would leak one. The subclass overrides the property, so
+ * that setting it reaches this handler, which hands the first value to GDBusProxy and drops the
+ * others.
+ */
+enum { KEYID_PROPERTY_NAME = 1 };
+
+static void keyid_service_set_property(GObject *object, guint id, const GValue *value, GParamSpec *spec) {
+    (void)id;
+    /* `spec` is GDBusProxy's own (GObject follows the override), with GDBusProxy's id. */
+    if (g_dbus_proxy_get_name(G_DBUS_PROXY(object)) == NULL)
+        G_OBJECT_CLASS(g_type_class_peek(spec->owner_type))->set_property(object, spec->param_id, value, spec);
+}
+
+static void keyid_service_get_property(GObject *object, guint id, GValue *value, GParamSpec *spec) {
+    (void)id;
+    G_OBJECT_CLASS(g_type_class_peek(spec->owner_type))->get_property(object, spec->param_id, value, spec);
 }
 
 static void keyid_service_class_init(gpointer class, gpointer data) {
     (void)data;
-    G_OBJECT_CLASS(class)->constructor = keyid_service_constructor;
+    GObjectClass *object_class = G_OBJECT_CLASS(class);
+    object_class->constructor = keyid_service_constructor;
+    object_class->set_property = keyid_service_set_property;
+    object_class->get_property = keyid_service_get_property;
+    g_object_class_override_property(object_class, KEYID_PROPERTY_NAME, "g-name");
 }
 
 /* The subclass's type, registered once a process (or found, when another copy of this target
