@@ -166,8 +166,15 @@ void keyid_gdbus_claim(void) {
     __atomic_store_n(&keyid_gdbus_claimed, 1, __ATOMIC_RELEASE);
 }
 
-/* A connect that runs in a thread of its own (keyid_connection_new_bounded). */
-typedef struct {
+/*
+ * A connect in a thread of its own (keyid_connect_start), so that a caller's wait for it has a
+ * deadline: GDBus's authentication has no timeout and its Hello no cancellable. The caller that
+ * holds it waits (keyid_connect_wait) until its deadline, and may hold it on to wait again later
+ * rather than start another; once it ends with no one waiting, its thread closes the connection
+ * (a bus that answers Hello late is left none); abandoned (keyid_connect_abandon), its thread
+ * frees it at the end.
+ */
+struct KeyidConnect {
     GMutex lock;
     GCond finished;
     gchar *address;
@@ -175,21 +182,31 @@ typedef struct {
     GCancellable *cancellable;
     GDBusConnection *connection;
     GError *error;
-    gboolean done, abandoned;
-} KeyidConnect;
+    gboolean waiting, done, abandoned;
+};
 
 static void keyid_connect_free(KeyidConnect *connect) {
     g_mutex_clear(&connect->lock);
     g_cond_clear(&connect->finished);
     g_free(connect->address);
-    g_main_context_unref(connect->context);
+    if (connect->context)
+        g_main_context_unref(connect->context);
     g_object_unref(connect->cancellable);
     g_free(connect);
 }
 
+/* Closes a connection no one took, waiting in `context` (its own) for the close. */
+static void keyid_connect_close_unused(GDBusConnection *connection, GMainContext *context) {
+    g_main_context_push_thread_default(context);
+    KeyidPending *left = keyid_connection_close(connection, context, FALSE, 1000);
+    if (left)
+        keyid_pending_wait(left, g_get_monotonic_time() + 5 * G_USEC_PER_SEC); /* else left to GLib */
+    g_main_context_pop_thread_default(context);
+}
+
 /* The connect's thread: makes the connection with the caller's context as its thread's default
- * (where GDBus later emits its closed signal), then hands it over, or, when the caller gave up
- * waiting, closes it: a bus that answers Hello late is left no connection. */
+ * (where GDBus later emits its closed signal), then hands it over to a caller waiting for it,
+ * or closes it. */
 static gpointer keyid_connect_run(gpointer data) {
     KeyidConnect *connect = data;
     GError *error = NULL;
@@ -200,57 +217,83 @@ static gpointer keyid_connect_run(gpointer data) {
         connect->cancellable, &error);
     g_main_context_pop_thread_default(connect->context); /* before the hand-over: the caller pushes it next */
     g_mutex_lock(&connect->lock);
-    gboolean abandoned = connect->abandoned;
-    if (!abandoned) {
+    gboolean waiting = connect->waiting, abandoned = connect->abandoned;
+    if (waiting) {
         connect->connection = connection;
         connect->error = error;
         connect->done = TRUE;
         g_cond_signal(&connect->finished);
     }
     g_mutex_unlock(&connect->lock);
-    if (!abandoned)
+    if (waiting)
         return NULL; /* `connect` is the caller's now */
     g_clear_error(&error);
-    if (connection) {
-        g_main_context_push_thread_default(connect->context);
-        KeyidPending *left = keyid_connection_close(connection, connect->context, FALSE, 1000);
-        if (left)
-            keyid_pending_wait(left, g_get_monotonic_time() + 5 * G_USEC_PER_SEC); /* else left to GLib */
-        g_main_context_pop_thread_default(connect->context);
+    if (connection)
+        keyid_connect_close_unused(connection, connect->context);
+    if (abandoned) {
+        keyid_connect_free(connect);
+        return NULL;
     }
-    keyid_connect_free(connect);
+    /* Held by a caller who is not waiting now: ended, with nothing to hand over. */
+    g_mutex_lock(&connect->lock);
+    if (connect->abandoned) {
+        g_mutex_unlock(&connect->lock);
+        keyid_connect_free(connect);
+        return NULL;
+    }
+    GMainContext *context = g_steal_pointer(&connect->context);
+    connect->done = TRUE;
+    g_cond_signal(&connect->finished);
+    g_mutex_unlock(&connect->lock);
+    g_main_context_unref(context);
     return NULL;
 }
 
-/* Given up at the deadline, the connect is cancelled where GDBus can cancel it: not during
- * Hello, to which GDBus passes no cancellable. */
-GDBusConnection *keyid_connection_new_bounded(const gchar *address, GMainContext *context, gint64 deadline,
-                                              GError **error) {
+KeyidConnect *keyid_connect_start(const gchar *address, GMainContext *context, GError **error) {
     KeyidConnect *connect = g_new0(KeyidConnect, 1);
     g_mutex_init(&connect->lock);
     g_cond_init(&connect->finished);
     connect->address = g_strdup(address);
     connect->context = g_main_context_ref(context);
     connect->cancellable = g_cancellable_new();
+    connect->waiting = TRUE; /* until the caller's first wait is over */
     GThread *thread = g_thread_try_new("keyid-connect", keyid_connect_run, connect, error);
     if (!thread) {
         keyid_connect_free(connect);
         return NULL;
     }
     g_thread_unref(thread);
+    return connect;
+}
+
+gboolean keyid_connect_wait(KeyidConnect *connect, gint64 deadline, GDBusConnection **connection,
+                            GMainContext **context, GError **error) {
     g_mutex_lock(&connect->lock);
+    connect->waiting = TRUE;
     while (!connect->done && g_cond_wait_until(&connect->finished, &connect->lock, deadline)) {
     }
-    if (!connect->done) {
-        connect->abandoned = TRUE;
-        g_cancellable_cancel(connect->cancellable);
-        g_mutex_unlock(&connect->lock);
-        return NULL;
-    }
+    connect->waiting = FALSE;
+    gboolean done = connect->done;
     g_mutex_unlock(&connect->lock);
-    GDBusConnection *connection = connect->connection;
+    if (!done)
+        return FALSE;
+    /* The thread is over, or past the hand-over: `connect` is the caller's alone. */
+    *connection = connect->connection;
+    *context = connect->connection ? g_steal_pointer(&connect->context) : NULL;
     if (connect->error)
         g_propagate_error(error, connect->error);
     keyid_connect_free(connect);
-    return connection;
+    return TRUE;
+}
+
+/* Given up, the connect is cancelled where GDBus can cancel it: not during Hello, to which
+ * GDBus passes no cancellable. */
+void keyid_connect_abandon(KeyidConnect *connect) {
+    g_mutex_lock(&connect->lock);
+    gboolean done = connect->done;
+    connect->abandoned = TRUE;
+    g_cancellable_cancel(connect->cancellable);
+    g_mutex_unlock(&connect->lock);
+    if (done) /* its thread is over: the connection, if any, was closed there */
+        keyid_connect_free(connect);
 }

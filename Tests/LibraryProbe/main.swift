@@ -39,6 +39,9 @@ import KeyIDKit
 //   keyid-library-probe forks COUNT SERVICE ACCOUNT MILLISECONDS
 //                                                          children made by fork while the parent is
 //                                                          busy, each bounded (Forks.swift)
+//   keyid-library-probe connects N SERVICE ACCOUNT MILLISECONDS
+//                                                          one instance, N gets against a bus that
+//                                                          may not answer (Faults.swift)
 //
 // Results go to standard output, one per line: an ID, or "error STATUS MESSAGE".
 
@@ -137,11 +140,11 @@ func footprint() -> String {
 let arguments = Array(CommandLine.arguments.dropFirst())
 let needed = [
     "race": 4, "instances": 4, "repeat": 4, "get": 4, "hold": 3, "shared-hold": 3, "quiet": 3, "diagnose": 1, "soak": 4,
-    "pipe": 3, "prompt": 3, "restarts": 3, "forked": 4, "prompt-hold": 4, "forks": 5,
+    "pipe": 3, "prompt": 3, "restarts": 3, "forked": 4, "prompt-hold": 4, "forks": 5, "connects": 5,
 ]
 guard let command = arguments.first, let count = needed[command], arguments.count >= count else {
     line(
-        "usage: keyid-library-probe race|instances|hold|shared-hold|forked|forks|repeat|get|quiet|diagnose|soak|pipe|prompt|prompt-hold|restarts ..."
+        "usage: keyid-library-probe race|instances|hold|shared-hold|forked|forks|connects|repeat|get|quiet|diagnose|soak|pipe|prompt|prompt-hold|restarts ..."
     )
     exit(2)
 }
@@ -205,6 +208,9 @@ case "forks":
     let (count, milliseconds) = (Int(arguments[1]) ?? 200, Int(arguments[4]) ?? 500)
     forks(count: count, service: arguments[2], account: arguments[3], milliseconds: milliseconds)
     _exit(0)
+case "connects":
+    let (count, milliseconds) = (Int(arguments[1]) ?? 30, Int(arguments[4]) ?? 100)
+    connects(count: count, service: arguments[2], account: arguments[3], milliseconds: milliseconds)
 case "soak":
     let count = max(Int(arguments[1]) ?? 1000, 100)
     let (service, account) = (arguments[2], arguments[3])

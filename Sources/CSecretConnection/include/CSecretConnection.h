@@ -53,12 +53,22 @@ GVariant *keyid_prompt_finish(SecretPrompt *prompt, GAsyncResult *result, GError
 GDBusConnection *keyid_connection_new_sync(const gchar *address, GError **error);
 
 /* The same connection, made in a thread of its own with `context` as its default (so `context`
- * must not be the calling thread's default meanwhile), waited for until `deadline`
- * (g_get_monotonic_time's clock). NULL with `error` set when it failed; NULL without it when
- * the deadline passed: the connect is then given up, and its thread closes the connection once
- * it is made. An `autolaunch:` address would start a bus. */
-GDBusConnection *keyid_connection_new_bounded(const gchar *address, GMainContext *context, gint64 deadline,
-                                              GError **error);
+ * must not be the calling thread's default while it runs): a connect whose caller can stop
+ * waiting for it, and wait again later. NULL, with `error` set, when no thread could start. An
+ * `autolaunch:` address would start a bus. */
+typedef struct KeyidConnect KeyidConnect;
+KeyidConnect *keyid_connect_start(const gchar *address, GMainContext *context, GError **error);
+
+/* Waits for `connect` until `deadline` (g_get_monotonic_time's clock). FALSE while it is under
+ * way: it stays the caller's, to wait for again or to abandon. TRUE when it is over, and freed:
+ * then `connection` and its `context` (references the caller owns) when it was made while the
+ * caller waited; NULL with `error` set when it failed then; NULL without `error` when it ended
+ * while no one waited (its thread closed what it made). */
+gboolean keyid_connect_wait(KeyidConnect *connect, gint64 deadline, GDBusConnection **connection,
+                            GMainContext **context, GError **error);
+
+/* Gives `connect` up: its thread closes the connection once made, and frees it. */
+void keyid_connect_abandon(KeyidConnect *connect);
 
 /* A close still to complete: the GIO calls and the connection's end that a close waits for,
  * delivered in a main context it holds a reference to until it is over. */

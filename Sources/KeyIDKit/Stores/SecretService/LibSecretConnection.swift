@@ -87,25 +87,11 @@ final class LibSecretConnection {
         keyid_quiet_log(ownsProcess ? 1 : 0)
         // SIGPIPE is left to GIO: GSocket's class set-up ignores it, once a process. The connect
         // sets no disposition.
-        let context = g_main_context_new()!
+        let deadline = MonotonicInstant.now + timeout
+        let (context, connection) = try connect(to: address, ownsProcess: ownsProcess, until: deadline, timeout)
         var opened: LibSecretConnection?
         defer { if opened == nil { g_main_context_unref(context) } }
-        let deadline = MonotonicInstant.now + timeout
         var error: UnsafeMutablePointer<GError>?
-        // keyid's own process, which its deadline ends, connects in this thread; a program's,
-        // in a thread of its own that is given up at the timeout.
-        let connected: OpaquePointer?
-        if ownsProcess {
-            g_main_context_push_thread_default(context)
-            connected = keyid_connection_new_sync(address, &error)
-            g_main_context_pop_thread_default(context)
-        } else {
-            let bound = g_get_monotonic_time() + Int(milliseconds(until: deadline)) * 1000
-            connected = keyid_connection_new_bounded(address, context, bound, &error)
-        }
-        guard let connection = connected else {
-            throw failure(error, connectOperation) ?? .timedOut(connectOperation, timeout: timeout)
-        }
         g_main_context_push_thread_default(context)
         defer { g_main_context_pop_thread_default(context) }
         drain(context)
@@ -143,6 +129,62 @@ final class LibSecretConnection {
         made.introducedOwner = made.providerOwner  // which has answered the read (or refused it)
         opened = made
         return made
+    }
+
+    /// Connects to buses that did not answer in time, one a bus address: the next connect to
+    /// that address waits for it rather than start another (none in a child made by fork).
+    private static let pendingConnects = ThreadLock<[String: OpaquePointer]>([:]) { _ in [:] }
+
+    /// A new connection to `address`, with the main context it delivers in. keyid's own
+    /// process, which its deadline ends, connects in this thread; a program's, in a thread of
+    /// its own, waited for until `deadline`. One still under way then is kept, and the next
+    /// connect to the same bus waits for it (and takes what it makes) instead of starting
+    /// another: a bus that never answers holds one thread and one socket of a program, not one
+    /// a call (one more for each thread that connects to it at the same time).
+    private static func connect(
+        to address: String, ownsProcess: Bool, until deadline: MonotonicInstant, _ timeout: Duration
+    ) throws(SecretServiceFailure) -> (OpaquePointer, OpaquePointer) {
+        var error: UnsafeMutablePointer<GError>?
+        if ownsProcess {
+            let context = g_main_context_new()!
+            g_main_context_push_thread_default(context)
+            let connection = keyid_connection_new_sync(address, &error)
+            g_main_context_pop_thread_default(context)
+            guard let connection else {
+                g_main_context_unref(context)
+                throw failure(error, connectOperation) ?? .timedOut(connectOperation, timeout: timeout)
+            }
+            return (context, connection)
+        }
+        let bound = g_get_monotonic_time() + Int(milliseconds(until: deadline)) * 1000
+        // A kept connect that ended while no one waited closed what it made: then a new one.
+        for _ in 0..<2 {
+            let connect: OpaquePointer
+            if let kept = pendingConnects.withLock({ $0.removeValue(forKey: address) }) {
+                connect = kept
+            } else {
+                let context = g_main_context_new()!
+                defer { g_main_context_unref(context) }
+                guard let started = keyid_connect_start(address, context, &error) else {
+                    throw failure(error, connectOperation) ?? .timedOut(connectOperation, timeout: timeout)
+                }
+                connect = started
+            }
+            var connection: OpaquePointer?
+            var context: OpaquePointer?
+            guard keyid_connect_wait(connect, bound, &connection, &context, &error) != 0 else {
+                let kept = pendingConnects.withLock { pending in
+                    if pending[address] != nil { return false }
+                    pending[address] = connect
+                    return true
+                }
+                if !kept { keyid_connect_abandon(connect) }
+                throw .timedOut(connectOperation, timeout: timeout)
+            }
+            if let connection, let context { return (context, connection) }
+            if let failure = failure(error, connectOperation) { throw failure }
+        }
+        throw .timedOut(connectOperation, timeout: timeout)
     }
 
     /// Gives up on the connection's outstanding requests (`slots`) and closes it, which ends them
