@@ -42,6 +42,13 @@ import KeyIDKit
 //   keyid-library-probe connects N SERVICE ACCOUNT MILLISECONDS
 //                                                          one instance, N gets against a bus that
 //                                                          may not answer (Faults.swift)
+//   keyid-library-probe op OPERATION SERVICE ACCOUNT MILLISECONDS [prompt]
+//                                                          one get, getOrCreate, create, rotate or
+//                                                          delete with that timeout (prompts allowed
+//                                                          with "prompt"): "ok ID" ("ok" for delete)
+//                                                          or "error STATUS MESSAGE", and each GLib
+//                                                          message a line "glib: DOMAIN: MESSAGE",
+//                                                          none on stderr (Faults.swift)
 //
 // Results go to standard output, one per line: an ID, or "error STATUS MESSAGE".
 
@@ -140,11 +147,11 @@ func footprint() -> String {
 let arguments = Array(CommandLine.arguments.dropFirst())
 let needed = [
     "race": 4, "instances": 4, "repeat": 4, "get": 4, "hold": 3, "shared-hold": 3, "quiet": 3, "diagnose": 1, "soak": 4,
-    "pipe": 3, "prompt": 3, "restarts": 3, "forked": 4, "prompt-hold": 4, "forks": 5, "connects": 5,
+    "pipe": 3, "prompt": 3, "restarts": 3, "forked": 4, "prompt-hold": 4, "forks": 5, "connects": 5, "op": 5,
 ]
 guard let command = arguments.first, let count = needed[command], arguments.count >= count else {
     line(
-        "usage: keyid-library-probe race|instances|hold|shared-hold|forked|forks|connects|repeat|get|quiet|diagnose|soak|pipe|prompt|prompt-hold|restarts ..."
+        "usage: keyid-library-probe race|instances|hold|shared-hold|forked|forks|connects|op|repeat|get|quiet|diagnose|soak|pipe|prompt|prompt-hold|restarts ..."
     )
     exit(2)
 }
@@ -211,6 +218,10 @@ case "forks":
 case "connects":
     let (count, milliseconds) = (Int(arguments[1]) ?? 30, Int(arguments[4]) ?? 100)
     connects(count: count, service: arguments[2], account: arguments[3], milliseconds: milliseconds)
+case "op":
+    operation(
+        arguments[1], service: arguments[2], account: arguments[3], milliseconds: Int(arguments[4]) ?? 1000,
+        prompts: arguments.count > 5 && arguments[5] == "prompt")
 case "soak":
     let count = max(Int(arguments[1]) ?? 1000, 100)
     let (service, account) = (arguments[2], arguments[3])

@@ -28,7 +28,7 @@ GVariant *keyid_variant_bytes(gconstpointer data, gsize length);
  * secret_service_open() sets up a SecretService (finish with keyid_service_open_finish). The
  * subclass loads no properties, subscribes to none of the Service's signals and does not start
  * the provider at set-up (a method call still starts it); GDBus still follows the name's owner
- * (one AddMatch, not waited for, and one GetNameOwner). */
+ * (one GetNameOwner; the AddMatch for its NameOwnerChanged is keyid's, not waited for). */
 void keyid_service_open(GDBusConnection *connection, const gchar *name, GCancellable *cancellable,
                         GAsyncReadyCallback callback, gpointer data);
 
@@ -36,14 +36,19 @@ void keyid_service_open(GDBusConnection *connection, const gchar *name, GCancell
  * D-Bus error name (libsecret's own finisher strips it). */
 SecretService *keyid_service_open_finish(GAsyncResult *result, GError **error);
 
-/* libsecret's SecretPrompt for the prompt at `path`, addressed to the provider's unique bus
- * name `owner`: no name lookup, no activation, no properties, so setting it up waits for no
- * reply. Fails with G_IO_ERROR_CLOSED on a closed connection. */
-SecretPrompt *keyid_prompt_new(GDBusConnection *connection, const gchar *owner, const gchar *path, GError **error);
+/* Runs the prompt at `path` of the provider whose unique bus name is `owner`: calls its Prompt
+ * (with `timeout`, in milliseconds) and waits for its Completed signal, the provider's leaving
+ * or the connection's end, on GDBus alone (no GDBus AddMatch, so no GLib message on a closed
+ * connection). Completes in the thread's default main context (finish with
+ * keyid_prompt_finish). FALSE, with G_IO_ERROR_CLOSED and no completion to come, on a
+ * connection closed already. */
+gboolean keyid_prompt_perform(GDBusConnection *connection, const gchar *owner, const gchar *path, gint timeout,
+                              GAsyncReadyCallback callback, gpointer data, GError **error);
 
-/* A prompt's outcome, as secret_prompt_perform_finish hands it over, but a failure keeps its
- * D-Bus error name (libsecret's own finisher strips it). */
-GVariant *keyid_prompt_finish(SecretPrompt *prompt, GAsyncResult *result, GError **error);
+/* What the prompt completed with (Completed's result, dismissed or not), NULL when it gave
+ * nothing (a malformed Completed, the provider left); NULL with `error` set when the Prompt
+ * call failed first (keeping its D-Bus error name) or the connection closed. */
+GVariant *keyid_prompt_finish(GAsyncResult *result, GError **error);
 
 /* MARK: Connections (connection.c) */
 

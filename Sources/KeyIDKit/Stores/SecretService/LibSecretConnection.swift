@@ -262,15 +262,13 @@ final class LibSecretConnection {
         case .prompt(let path):
             guard g_variant_is_object_path(path) != 0 else { return .unencodable(request.operation) }
             guard let owner = providerOwner else { return .providerLeft(request.operation) }
+            // It hands over whatever the prompt completed with, and keyid reads it.
+            let retained = slot.retained
             var error: UnsafeMutablePointer<GError>?
-            guard let prompt = keyid_prompt_new(connection, owner, path, &error) else {
-                return Self.failure(error, request.operation) ?? .unencodable(request.operation)
+            guard keyid_prompt_perform(connection, owner, path, timeout, Self.finished, retained, &error) != 0 else {
+                Unmanaged<Slot>.fromOpaque(retained).release()
+                return Self.failure(error, request.operation) ?? .providerLeft(request.operation)
             }
-            slot.object = UnsafeMutableRawPointer(prompt)
-            g_dbus_proxy_set_default_timeout(Self.proxy(prompt), timeout)
-            // No return type: the prompt hands over whatever it completed with (checking it
-            // would log a warning), and keyid reads it.
-            secret_prompt_perform(prompt, nil, nil, nil, Self.finished, slot.retained)
         }
         return nil
     }
@@ -290,8 +288,7 @@ final class LibSecretConnection {
             defer { if let reply { g_variant_unref(reply) } }
             if let reply, case .tuple(let replied) = Self.decode(reply) { values = replied } else { values = [] }
         case .prompt:
-            let prompt = slot.object?.assumingMemoryBound(to: SecretPrompt.self)
-            let value = keyid_prompt_finish(prompt, result, &error)
+            let value = keyid_prompt_finish(result, &error)
             defer { if let value { g_variant_unref(value) } }
             values = value.map { [Self.decode($0)] } ?? []
         }
@@ -304,12 +301,9 @@ final class LibSecretConnection {
     /// Where a request's completion lands: its `GAsyncResult`, one reference of its own.
     final class Slot {
         var result: OpaquePointer?
-        /// A GObject the request was made on (a `SecretPrompt`), one reference of its own.
-        var object: UnsafeMutableRawPointer?
 
         deinit {
             if let result { g_object_unref(UnsafeMutableRawPointer(result)) }
-            if let object { g_object_unref(object) }
         }
 
         /// The slot as a callback's data, kept alive until the callback runs (and leaked with
