@@ -23,7 +23,7 @@ extension LibSecretConnection {
             let deadline = MonotonicInstant.now + timeout
             // What arrived since the last wait first (a NameOwnerChanged after the provider
             // restarted points libsecret's proxy at the new owner), a bounded amount of it.
-            Self.drain(context)
+            Self.drain(context, until: deadline)
             // GDBus would end each call at 25 s: the batch's own bound instead.
             let milliseconds = Self.milliseconds(until: deadline)
             setCallTimeout(milliseconds)
@@ -31,7 +31,7 @@ extension LibSecretConnection {
                 _ = try complete([introduction], until: deadline)
                 // The owner, once the answer's NameOwnerChanged (if the read started the
                 // provider) is dispatched.
-                Self.drain(context)
+                Self.drain(context, until: deadline)
                 introducedOwner = providerOwner
             }
             return try complete(requests, until: deadline)

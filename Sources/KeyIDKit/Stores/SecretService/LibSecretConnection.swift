@@ -25,6 +25,7 @@ final class LibSecretConnection {
     /// child made by `fork` does not have.
     private let process = getpid()
     private(set) var abandoned = false
+    private var closed = false
     private var outstanding: [Slot] = []  // the requests unanswered when it was abandoned
     /// The provider's unique name this connection last made itself known to.
     var introducedOwner: String?
@@ -43,15 +44,24 @@ final class LibSecretConnection {
     deinit {
         // In a child made by fork, GLib's objects belong to the parent's threads: left alone.
         guard isOwnedByThisProcess else { return }
-        outstanding.removeAll()  // their results hold the connection, which the close waits to end
-        withContext {
-            g_object_unref(service)
-            Self.finishLater(keyid_connection_close(connection, context, abandoned ? 0 : 1, 1000))
-        }
+        close(waitingAtMost: 1000)
         g_main_context_unref(context)
     }
 
-    /// A libsecret object (`SecretService`, `SecretPrompt`) as the `GDBusProxy` it derives from.
+    /// Lets go of the service and closes the connection, once, waiting at most `milliseconds`
+    /// for the close to complete; what it has not completed by then is waited for by later
+    /// drains (``drain(_:until:)``).
+    private func close(waitingAtMost milliseconds: UInt32) {
+        guard !closed else { return }
+        closed = true
+        outstanding.removeAll()  // their results hold the connection, which the close waits to end
+        withContext {
+            g_object_unref(service)
+            Self.finishLater(keyid_connection_close(connection, context, abandoned ? 0 : 1, milliseconds))
+        }
+    }
+
+    /// libsecret's `SecretService` as the `GDBusProxy` it derives from.
     private static func proxy<Object>(_ object: UnsafeMutablePointer<Object>) -> UnsafeMutablePointer<GDBusProxy> {
         UnsafeMutableRawPointer(object).assumingMemoryBound(to: GDBusProxy.self)
     }
@@ -94,7 +104,7 @@ final class LibSecretConnection {
         var error: UnsafeMutablePointer<GError>?
         g_main_context_push_thread_default(context)
         defer { g_main_context_pop_thread_default(context) }
-        drain(context)
+        drain(context, until: deadline)
         let cancellable = g_cancellable_new()
         defer { g_object_unref(cancellable) }
         // The set-up asks the provider for a property only: cancelling it is safe.
@@ -109,7 +119,8 @@ final class LibSecretConnection {
         defer {
             if opened == nil {
                 if let service { g_object_unref(service) }
-                finishLater(keyid_connection_close(connection, context, 0, 1000))
+                finishLater(
+                    keyid_connection_close(connection, context, 0, min(1000, UInt32(milliseconds(until: deadline)))))
             }
         }
         let opening = Slot()
@@ -189,7 +200,7 @@ final class LibSecretConnection {
 
     /// Gives up on the connection's outstanding requests (`slots`) and closes it, which ends them
     /// (GDBus fails their calls, a prompt's name watch reports it gone, gnome-keyring withdraws the
-    /// prompt of a client that left); what completes is let go later (``drain(_:)``).
+    /// prompt of a client that left); what completes is let go later (``drain(_:until:)``).
     func abandon(_ slots: [Slot]) {
         guard !abandoned else { return }
         abandoned = true
@@ -204,15 +215,16 @@ final class LibSecretConnection {
     /// Closes that did not complete in their bound, each with a reference to its context.
     private static let unfinishedCloses = ThreadLock<[OpaquePointer]>([]) { _ in [] }
 
-    /// Keeps a close that is still to complete (``drain(_:)`` waits for it).
+    /// Keeps a close that is still to complete (``drain(_:until:)`` waits for it).
     private static func finishLater(_ close: OpaquePointer?) {
         if let close { unfinishedCloses.withLock { $0.append(close) } }
     }
 
     /// Dispatches what is ready in `context` and in the contexts of abandoned connections,
     /// without waiting, and a bounded amount (a provider flooding signals cannot hold a call).
-    /// An abandoned connection whose requests have all ended is let go.
-    static func drain(_ context: OpaquePointer) {
+    /// An abandoned connection whose requests have all ended is let go, its close waited for
+    /// until `deadline` at most (the calling request's: what is left is waited for later).
+    static func drain(_ context: OpaquePointer, until deadline: MonotonicInstant = .now) {
         keyid_context_dispatch(context, 1000)
         // Taken out of the list while they are iterated, so that no lock is held meanwhile and
         // two threads never iterate the same context.
@@ -226,7 +238,11 @@ final class LibSecretConnection {
                 keyid_context_dispatch(connection.context, 100)
                 g_main_context_release(connection.context)
             }
-            if connection.outstanding.contains(where: { $0.result == nil }) { still.append(connection) }
+            if connection.outstanding.contains(where: { $0.result == nil }) {
+                still.append(connection)
+            } else {
+                connection.close(waitingAtMost: deadline > .now ? min(1000, UInt32(milliseconds(until: deadline))) : 0)
+            }
         }
         if !still.isEmpty { abandonedConnections.withLock { $0 += still } }
         let closes = unfinishedCloses.withLock { closes in
