@@ -49,9 +49,9 @@ struct ForkTests {
             phases[String(line.prefix { $0 != " " })] = Phase(line)
         }
         let context = outcome.stdout
-        // A child whose parent never used D-Bus reads (nothing is stored); its own child, made
-        // after that read, is refused.
-        #expect(phases["fresh"]?.kinds == ["notfound/refused": 4], "\(context)")
+        // A child whose parent never used D-Bus reads (nothing is stored), with an instance the
+        // parent made and with its own; its own child, made after those reads, is refused.
+        #expect(phases["fresh"]?.kinds == ["notfound/notfound/refused": 4], "\(context)")
         // The host's GDBus busy, keyid's own calls busy, a lock held: refused, each long
         // before its timeout.
         #expect(phases["host-gdbus"]?.kinds == ["refused": 120], "\(context)")

@@ -6,8 +6,9 @@ import Synchronization
 // the parent is busy, each bounded by MILLISECONDS and a second more (then it is killed and
 // counted as hung). One line a phase, in this order:
 //
-//   fresh       the parent never used D-Bus: a child's own instance reads (its "ok" or
-//               "notfound"), then a grandchild it forks after that read calls ("refused")
+//   fresh       the parent never used D-Bus: a child reads with an instance the parent made,
+//               then with its own (each "ok" or "notfound"), then a grandchild it forks after
+//               those reads calls ("refused")
 //   host-gdbus  the parent holds GLib's shared connection and two threads call the bus on it
 //               in a loop; each child calls on an instance of its own
 //   keyid-busy  two threads loop gets on instance A and a third holds instance B's lock (it
@@ -200,15 +201,17 @@ func forks(count: Int, service: String, account: String, milliseconds: Int) {
     let get: @Sendable (DeviceIDs) throws(KeyIDError) -> Void = { ids throws(KeyIDError) in
         _ = try ids.get(service: service, account: account)
     }
-    // 1. Nothing in this process has used D-Bus yet.
-    phase("fresh", count: 4, batch: 1, milliseconds: 2 * milliseconds) {
+    // 1. Nothing in this process has used D-Bus yet; an instance made here is used in children.
+    guard let early = try? DeviceIDs(options: options) else { exit(1) }
+    phase("fresh", count: 4, batch: 1, milliseconds: 3 * milliseconds) {
+        let inherited = kind { () throws(KeyIDError) in try get(early) }
         let own = kind { () throws(KeyIDError) in try get(try DeviceIDs(options: options)) }
         let grandchild = forkChild {
             joined([kind { () throws(KeyIDError) in try get(try DeviceIDs(options: options)) }])
         }
         let later = grandchild.flatMap { collect($0, until: monotonicMilliseconds() + milliseconds + 1000) }
         let words = later?.split(separator: " ").map(String.init) ?? ["hung", "0"]
-        return joined([own, (words[0], Int(words.last ?? "") ?? 0)])
+        return joined([inherited, own, (words[0], Int(words.last ?? "") ?? 0)])
     }
     // 2. The host's own GDBus traffic keeps GDBus's thread busy.
     guard let callBus = busCaller() else {
