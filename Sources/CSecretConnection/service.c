@@ -240,7 +240,7 @@ gboolean keyid_prompt_perform(GDBusConnection *connection, const gchar *owner, c
     GTask *task = g_task_new(NULL, NULL, callback, data);
     g_task_set_source_tag(task, keyid_prompt_perform);
     KeyidPrompt *prompt = g_new0(KeyidPrompt, 1);
-    prompt->references = 1; /* the prompt's own, until it is over */
+    prompt->references = 1; /* this function's, until all it waits for holds one */
     prompt->task = task;
     prompt->connection = g_object_ref(connection);
     prompt->rules[0] = g_strdup_printf(
@@ -263,7 +263,7 @@ gboolean keyid_prompt_perform(GDBusConnection *connection, const gchar *owner, c
     g_dbus_connection_call(connection, owner, path, "org.freedesktop.Secret.Prompt", "Prompt", g_variant_new("(s)", ""),
                            NULL, G_DBUS_CALL_FLAGS_NO_AUTO_START, timeout, NULL, keyid_prompt_prompted,
                            keyid_prompt_ref(prompt));
-    keyid_prompt_unref(prompt); /* held now by what it waits for: the handler, the subscriptions, the calls */
+    keyid_prompt_unref(prompt); /* held by the closed handler, the subscriptions and the calls */
     return TRUE;
 }
 
