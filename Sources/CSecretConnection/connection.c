@@ -1,5 +1,11 @@
 #include "CSecretConnection.h"
 
+#include <fcntl.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "strict.h"
 
 /* GDBus's Hello has GDBus's default timeout, but its authentication has none: a bus that takes
@@ -85,69 +91,90 @@ KeyidPending *keyid_connection_close(GDBusConnection *connection, GMainContext *
     return keyid_pending_wait(pending, deadline) ? NULL : pending;
 }
 
-/* Whether a thread of this process is named `name` (/proc/self/task/N/comm), or, given `known`,
- * a thread runs that is not in it; with `record`, adds each thread to it. */
-static gboolean keyid_thread_found(const gchar *name, GHashTable *known, gboolean record) {
-    GDir *tasks = g_dir_open("/proc/self/task", 0, NULL);
+/*
+ * GDBus moves every connection's messages on one worker thread, named "gdbus", which GLib 2.74
+ * starts once a process, with the first connection, and never ends (_g_dbus_shared_thread_ref,
+ * gdbusprivate.c). A child made by fork after that has no such thread, and GLib's own locks may
+ * be held there by threads it does not have (the worker holds its context's while it
+ * dispatches): nothing in the child may call GDBus, nor ask GLib whether it may. So the fork is
+ * watched instead: handlers registered when the program starts note, as the fork begins,
+ * whether keyid connected or a thread named "gdbus" runs, and mark the child, which keeps the
+ * mark for its own children. They read /proc with plain system calls, and only until GDBus's
+ * thread is first seen (or never, once keyid connected). A fork in the moment GLib starts the
+ * thread, before the thread names itself, or without /proc, goes unnoticed when the host, not
+ * keyid, started GDBus: the child's connect is then bounded by its timeout.
+ */
+static gint keyid_gdbus_claimed; /* keyid started a connection in this process */
+static gint keyid_gdbus_seen;    /* a thread named "gdbus" ran in this process */
+static gint keyid_gdbus_lost;    /* made by fork after GDBus ran in an ancestor */
+
+/* Whether a thread of this process is named "gdbus" (/proc/self/task/TID/comm). */
+static gboolean keyid_gdbus_thread_listed(void) {
+    struct keyid_entry {
+        guint64 inode;
+        gint64 offset;
+        unsigned short length;
+        unsigned char type;
+        char name[];
+    };
+    int tasks = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (tasks < 0)
+        return FALSE;
     gboolean found = FALSE;
-    for (const gchar *task; tasks && !found && (task = g_dir_read_name(tasks));) {
-        gchar *path = g_build_filename("/proc/self/task", task, "comm", NULL), *comm = NULL;
-        found = g_file_get_contents(path, &comm, NULL, NULL) && g_strcmp0(g_strstrip(comm), name) == 0;
-        if (known && record)
-            g_hash_table_add(known, g_strdup(task));
-        else if (known && !g_hash_table_contains(known, task))
-            found = TRUE;
-        g_free(comm);
-        g_free(path);
+    char entries[2048];
+    for (long size; !found && (size = syscall(SYS_getdents64, tasks, entries, sizeof entries)) > 0;) {
+        for (long at = 0; !found && at < size;) {
+            const struct keyid_entry *entry = (const void *)(entries + at);
+            at += entry->length;
+            char path[64], comm[8] = {0};
+            if (entry->name[0] == '.' || strlen(entry->name) > sizeof path - sizeof "/comm")
+                continue;
+            strcpy(path, entry->name);
+            strcat(path, "/comm");
+            int file = openat(tasks, path, O_RDONLY | O_CLOEXEC);
+            if (file < 0)
+                continue;
+            found = read(file, comm, sizeof comm - 1) == 6 && memcmp(comm, "gdbus\n", 6) == 0;
+            close(file);
+        }
     }
-    if (tasks)
-        g_dir_close(tasks);
+    close(tasks);
     return found;
 }
 
-/*
- * The thread is named "gdbus". GLib 2.74 starts it once a process, with the first connection
- * (_g_dbus_shared_thread_ref, gdbusprivate.c), and never again: in a child made by fork after
- * its parent connected (a GApplication, GSettings, g_bus_get_sync) it is missing, and a
- * connection's Hello waits for a reply no thread reads. When no thread has the name, a
- * connection on an empty in-memory stream (no socket, no authentication, no Hello) asks GDBus
- * for the thread: it runs if one started meanwhile (its name is set a moment after it starts,
- * in the thread itself). That connection is closed in a context of its own.
- */
-gboolean keyid_gdbus_thread_runs(void) {
-    if (!g_file_test("/proc/self/task", G_FILE_TEST_IS_DIR))
-        return TRUE; /* without /proc (a chroot, a sandbox) nothing tells: taken to run */
-    GHashTable *known = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-    if (keyid_thread_found("gdbus", known, TRUE)) {
-        g_hash_table_unref(known);
-        return TRUE;
-    }
-    GMainContext *context = g_main_context_new();
-    GInputStream *input = g_memory_input_stream_new();
-    GOutputStream *output = g_memory_output_stream_new_resizable();
-    GIOStream *stream = g_simple_io_stream_new(input, output);
-    g_main_context_push_thread_default(context);
-    GDBusConnection *connection =
-        g_dbus_connection_new_sync(stream, NULL, G_DBUS_CONNECTION_FLAGS_NONE, NULL, NULL, NULL);
-    gboolean runs = keyid_thread_found("gdbus", known, FALSE);
-    if (connection && runs) {
-        KeyidPending *left = keyid_connection_close(connection, context, FALSE, 1000);
-        if (left)
-            keyid_pending_wait(left, g_get_monotonic_time() + G_USEC_PER_SEC);
-    } else if (connection) {
-        g_object_unref(connection); /* no thread would complete a close */
-    }
-    g_main_context_pop_thread_default(context);
-    g_object_unref(stream);
-    g_object_unref(output);
-    g_object_unref(input);
-    g_main_context_unref(context);
-    g_hash_table_unref(known);
-    return runs;
+static void keyid_fork_prepare(void) {
+    if (!__atomic_load_n(&keyid_gdbus_claimed, __ATOMIC_ACQUIRE) &&
+        !__atomic_load_n(&keyid_gdbus_seen, __ATOMIC_ACQUIRE) && !keyid_gdbus_lost && keyid_gdbus_thread_listed())
+        __atomic_store_n(&keyid_gdbus_seen, 1, __ATOMIC_RELEASE);
 }
 
-/* A connect that runs in a thread of its own (keyid_connection_new_bounded). */
-typedef struct {
+/* Runs in the child, alone: the flags are the parent's as the fork found them. */
+static void keyid_fork_child(void) {
+    if (keyid_gdbus_claimed || keyid_gdbus_seen)
+        keyid_gdbus_lost = 1;
+}
+
+__attribute__((constructor)) static void keyid_fork_watch(void) {
+    pthread_atfork(keyid_fork_prepare, NULL, keyid_fork_child);
+}
+
+gboolean keyid_gdbus_lost_in_fork(void) {
+    return __atomic_load_n(&keyid_gdbus_lost, __ATOMIC_ACQUIRE) != 0;
+}
+
+void keyid_gdbus_claim(void) {
+    __atomic_store_n(&keyid_gdbus_claimed, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * A connect in a thread of its own (keyid_connect_start), so that a caller's wait for it has a
+ * deadline: GDBus's authentication has no timeout and its Hello no cancellable. The caller that
+ * holds it waits (keyid_connect_wait) until its deadline, and may hold it on to wait again later
+ * rather than start another; once it ends with no one waiting, its thread closes the connection
+ * (a bus that answers Hello late is left none); abandoned (keyid_connect_abandon), its thread
+ * frees it at the end.
+ */
+struct KeyidConnect {
     GMutex lock;
     GCond finished;
     gchar *address;
@@ -155,21 +182,31 @@ typedef struct {
     GCancellable *cancellable;
     GDBusConnection *connection;
     GError *error;
-    gboolean done, abandoned;
-} KeyidConnect;
+    gboolean waiting, done, abandoned;
+};
 
 static void keyid_connect_free(KeyidConnect *connect) {
     g_mutex_clear(&connect->lock);
     g_cond_clear(&connect->finished);
     g_free(connect->address);
-    g_main_context_unref(connect->context);
+    if (connect->context)
+        g_main_context_unref(connect->context);
     g_object_unref(connect->cancellable);
     g_free(connect);
 }
 
+/* Closes a connection no one took, waiting in `context` (its own) for the close. */
+static void keyid_connect_close_unused(GDBusConnection *connection, GMainContext *context) {
+    g_main_context_push_thread_default(context);
+    KeyidPending *left = keyid_connection_close(connection, context, FALSE, 1000);
+    if (left)
+        keyid_pending_wait(left, g_get_monotonic_time() + 5 * G_USEC_PER_SEC); /* else left to GLib */
+    g_main_context_pop_thread_default(context);
+}
+
 /* The connect's thread: makes the connection with the caller's context as its thread's default
- * (where GDBus later emits its closed signal), then hands it over, or, when the caller gave up
- * waiting, closes it: a bus that answers Hello late is left no connection. */
+ * (where GDBus later emits its closed signal), then hands it over to a caller waiting for it,
+ * or closes it. */
 static gpointer keyid_connect_run(gpointer data) {
     KeyidConnect *connect = data;
     GError *error = NULL;
@@ -180,57 +217,83 @@ static gpointer keyid_connect_run(gpointer data) {
         connect->cancellable, &error);
     g_main_context_pop_thread_default(connect->context); /* before the hand-over: the caller pushes it next */
     g_mutex_lock(&connect->lock);
-    gboolean abandoned = connect->abandoned;
-    if (!abandoned) {
+    gboolean waiting = connect->waiting, abandoned = connect->abandoned;
+    if (waiting) {
         connect->connection = connection;
         connect->error = error;
         connect->done = TRUE;
         g_cond_signal(&connect->finished);
     }
     g_mutex_unlock(&connect->lock);
-    if (!abandoned)
+    if (waiting)
         return NULL; /* `connect` is the caller's now */
     g_clear_error(&error);
-    if (connection) {
-        g_main_context_push_thread_default(connect->context);
-        KeyidPending *left = keyid_connection_close(connection, connect->context, FALSE, 1000);
-        if (left)
-            keyid_pending_wait(left, g_get_monotonic_time() + 5 * G_USEC_PER_SEC); /* else left to GLib */
-        g_main_context_pop_thread_default(connect->context);
+    if (connection)
+        keyid_connect_close_unused(connection, connect->context);
+    if (abandoned) {
+        keyid_connect_free(connect);
+        return NULL;
     }
-    keyid_connect_free(connect);
+    /* Held by a caller who is not waiting now: ended, with nothing to hand over. */
+    g_mutex_lock(&connect->lock);
+    if (connect->abandoned) {
+        g_mutex_unlock(&connect->lock);
+        keyid_connect_free(connect);
+        return NULL;
+    }
+    GMainContext *context = g_steal_pointer(&connect->context);
+    connect->done = TRUE;
+    g_cond_signal(&connect->finished);
+    g_mutex_unlock(&connect->lock);
+    g_main_context_unref(context);
     return NULL;
 }
 
-/* Given up at the deadline, the connect is cancelled where GDBus can cancel it: not during
- * Hello, to which GDBus passes no cancellable. */
-GDBusConnection *keyid_connection_new_bounded(const gchar *address, GMainContext *context, gint64 deadline,
-                                              GError **error) {
+KeyidConnect *keyid_connect_start(const gchar *address, GMainContext *context, GError **error) {
     KeyidConnect *connect = g_new0(KeyidConnect, 1);
     g_mutex_init(&connect->lock);
     g_cond_init(&connect->finished);
     connect->address = g_strdup(address);
     connect->context = g_main_context_ref(context);
     connect->cancellable = g_cancellable_new();
+    connect->waiting = TRUE; /* until the caller's first wait is over */
     GThread *thread = g_thread_try_new("keyid-connect", keyid_connect_run, connect, error);
     if (!thread) {
         keyid_connect_free(connect);
         return NULL;
     }
     g_thread_unref(thread);
+    return connect;
+}
+
+gboolean keyid_connect_wait(KeyidConnect *connect, gint64 deadline, GDBusConnection **connection,
+                            GMainContext **context, GError **error) {
     g_mutex_lock(&connect->lock);
+    connect->waiting = TRUE;
     while (!connect->done && g_cond_wait_until(&connect->finished, &connect->lock, deadline)) {
     }
-    if (!connect->done) {
-        connect->abandoned = TRUE;
-        g_cancellable_cancel(connect->cancellable);
-        g_mutex_unlock(&connect->lock);
-        return NULL;
-    }
+    connect->waiting = FALSE;
+    gboolean done = connect->done;
     g_mutex_unlock(&connect->lock);
-    GDBusConnection *connection = connect->connection;
+    if (!done)
+        return FALSE;
+    /* The thread is over, or past the hand-over: `connect` is the caller's alone. */
+    *connection = connect->connection;
+    *context = connect->connection ? g_steal_pointer(&connect->context) : NULL;
     if (connect->error)
         g_propagate_error(error, connect->error);
     keyid_connect_free(connect);
-    return connection;
+    return TRUE;
+}
+
+/* Given up, the connect is cancelled where GDBus can cancel it: not during Hello, to which
+ * GDBus passes no cancellable. */
+void keyid_connect_abandon(KeyidConnect *connect) {
+    g_mutex_lock(&connect->lock);
+    gboolean done = connect->done;
+    connect->abandoned = TRUE;
+    g_cancellable_cancel(connect->cancellable);
+    g_mutex_unlock(&connect->lock);
+    if (done) /* its thread is over: the connection, if any, was closed there */
+        keyid_connect_free(connect);
 }

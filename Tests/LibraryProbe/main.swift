@@ -36,10 +36,19 @@ import KeyIDKit
 //   keyid-library-probe soak N SERVICE ACCOUNT             N instances made, used (getOrCreate)
 //                                                          and dropped; prints "fds THREADS RSS"
 //                                                          (KiB) after the 100th and after the last
-//   keyid-library-probe op OPERATION SERVICE ACCOUNT MILLISECONDS
+//   keyid-library-probe forks COUNT SERVICE ACCOUNT MILLISECONDS
+//                                                          children made by fork while the parent is
+//                                                          busy, each bounded (Forks.swift)
+//   keyid-library-probe connects N SERVICE ACCOUNT MILLISECONDS
+//                                                          one instance, N gets against a bus that
+//                                                          may not answer (Faults.swift)
+//   keyid-library-probe op OPERATION SERVICE ACCOUNT MILLISECONDS [prompt]
 //                                                          one get, getOrCreate, create, rotate or
-//                                                          delete with that timeout; prints "ok ID"
-//                                                          ("ok" for delete) or "error STATUS MESSAGE"
+//                                                          delete with that timeout (prompts allowed
+//                                                          with "prompt"): "ok ID" ("ok" for delete)
+//                                                          or "error STATUS MESSAGE", and each GLib
+//                                                          message a line "glib: DOMAIN: MESSAGE",
+//                                                          none on stderr (Faults.swift)
 //
 // Results go to standard output, one per line: an ID, or "error STATUS MESSAGE".
 
@@ -48,9 +57,9 @@ func line(_ text: String) {
     _ = write(1, text, text.utf8.count)
 }
 
-func describe(_ body: () throws(KeyIDError) -> DeviceID?) -> String {
+func describe(_ body: () throws(KeyIDError) -> DeviceID) -> String {
     do {
-        return try body()?.uuidString ?? ""
+        return try body().uuidString
     } catch {
         return "error \(error.exitCode) \(error.message)"
     }
@@ -94,15 +103,19 @@ func documentedUsage() throws {
 }
 
 /// Takes GLib's shared session-bus connection (`g_bus_get_sync`) and keeps it for the life of
-/// the process, as a GTK or GApplication program does; returns its unique name. GIO is reached
-/// through the dynamic loader: the probe uses nothing of KeyIDKit's but its public API.
-func holdGLibSharedConnection() -> String {
+/// the process, as a GTK or GApplication program does. GIO is reached through the dynamic
+/// loader: the probe uses nothing of KeyIDKit's but its public API.
+func glibSharedConnection() -> OpaquePointer? {
     typealias BusGet = @convention(c) (Int32, OpaquePointer?, OpaquePointer?) -> OpaquePointer?
+    guard let gio = dlopen("libgio-2.0.so.0", RTLD_NOW), let get = dlsym(gio, "g_bus_get_sync") else { return nil }
+    return unsafeBitCast(get, to: BusGet.self)(2, nil, nil)  // G_BUS_TYPE_SESSION
+}
+
+/// ``glibSharedConnection()``'s unique name.
+func holdGLibSharedConnection() -> String {
     typealias UniqueName = @convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?
-    guard let gio = dlopen("libgio-2.0.so.0", RTLD_NOW), let get = dlsym(gio, "g_bus_get_sync"),
-        let name = dlsym(gio, "g_dbus_connection_get_unique_name"),
-        let shared = unsafeBitCast(get, to: BusGet.self)(2, nil, nil),  // G_BUS_TYPE_SESSION
-        let unique = unsafeBitCast(name, to: UniqueName.self)(shared)
+    guard let gio = dlopen("libgio-2.0.so.0", RTLD_NOW), let name = dlsym(gio, "g_dbus_connection_get_unique_name"),
+        let shared = glibSharedConnection(), let unique = unsafeBitCast(name, to: UniqueName.self)(shared)
     else { return "error: no shared connection" }
     return String(cString: unique)
 }
@@ -134,11 +147,11 @@ func footprint() -> String {
 let arguments = Array(CommandLine.arguments.dropFirst())
 let needed = [
     "race": 4, "instances": 4, "repeat": 4, "get": 4, "hold": 3, "shared-hold": 3, "quiet": 3, "diagnose": 1, "soak": 4,
-    "pipe": 3, "prompt": 3, "restarts": 3, "forked": 4, "prompt-hold": 4, "op": 5,
+    "pipe": 3, "prompt": 3, "restarts": 3, "forked": 4, "prompt-hold": 4, "forks": 5, "connects": 5, "op": 5,
 ]
 guard let command = arguments.first, let count = needed[command], arguments.count >= count else {
     line(
-        "usage: keyid-library-probe race|instances|hold|shared-hold|forked|repeat|get|quiet|diagnose|soak|pipe|prompt|prompt-hold|restarts|op ..."
+        "usage: keyid-library-probe race|instances|hold|shared-hold|forked|forks|connects|op|repeat|get|quiet|diagnose|soak|pipe|prompt|prompt-hold|restarts ..."
     )
     exit(2)
 }
@@ -198,6 +211,17 @@ case "forked":
     }
     var status: Int32 = 0
     waitpid(child, &status, 0)
+case "forks":
+    let (count, milliseconds) = (Int(arguments[1]) ?? 200, Int(arguments[4]) ?? 500)
+    forks(count: count, service: arguments[2], account: arguments[3], milliseconds: milliseconds)
+    _exit(0)
+case "connects":
+    let (count, milliseconds) = (Int(arguments[1]) ?? 30, Int(arguments[4]) ?? 100)
+    connects(count: count, service: arguments[2], account: arguments[3], milliseconds: milliseconds)
+case "op":
+    operation(
+        arguments[1], service: arguments[2], account: arguments[3], milliseconds: Int(arguments[4]) ?? 1000,
+        prompts: arguments.count > 5 && arguments[5] == "prompt")
 case "soak":
     let count = max(Int(arguments[1]) ?? 1000, 100)
     let (service, account) = (arguments[2], arguments[3])
@@ -240,22 +264,6 @@ case "prompt-hold":
     line(result)
     line("\((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)")
     _ = readLine()
-case "op":
-    let (operation, service, account) = (arguments[1], arguments[2], arguments[3])
-    let ids = try DeviceIDs(options: .init(timeout: .milliseconds(Int(arguments[4]) ?? 1000)))
-    let result = describe { () throws(KeyIDError) in
-        switch operation {
-        case "get": return try ids.get(service: service, account: account)
-        case "getOrCreate": return try ids.getOrCreate(service: service, account: account)
-        case "create": return try ids.create(service: service, account: account)
-        case "rotate": return try ids.rotate(service: service, account: account)
-        case "delete":
-            try ids.delete(service: service, account: account)
-            return nil
-        default: throw .usage("unknown operation \(operation)")
-        }
-    }
-    line(result.hasPrefix("error") ? result : "ok" + (result.isEmpty ? "" : " " + result))
 case "diagnose":
     try DeviceIDs().diagnose { check in line("\(check.status.rawValue) \(check.name): \(check.detail)") }
 case "quiet":

@@ -5,7 +5,7 @@
  * The C half of keyid's connection to the Secret Service (LibSecretConnection.swift): what
  * Swift cannot call in libsecret, GLib, GObject and GIO (variadic constructors, macros such as
  * G_VARIANT_TYPE, GObject class set-up), and what runs in C: a GObject subclass of
- * SecretService, the bounded connect, a connection's close and its wait, the check for GDBus's
+ * SecretService, the bounded connect, a connection's close and its wait, the watch on fork for GDBus's
  * thread, finishers that keep a failure's D-Bus name, main-context loops and GLib's log
  * handlers. Only libsecret's stable headers are used (secret.h, without
  * SECRET_API_SUBJECT_TO_CHANGE).
@@ -28,7 +28,7 @@ GVariant *keyid_variant_bytes(gconstpointer data, gsize length);
  * secret_service_open() sets up a SecretService (finish with keyid_service_open_finish). The
  * subclass loads no properties, subscribes to none of the Service's signals and does not start
  * the provider at set-up (a method call still starts it); GDBus still follows the name's owner
- * (one AddMatch, not waited for, and one GetNameOwner). */
+ * (one GetNameOwner; the AddMatch for its NameOwnerChanged is keyid's, not waited for). */
 void keyid_service_open(GDBusConnection *connection, const gchar *name, GCancellable *cancellable,
                         GAsyncReadyCallback callback, gpointer data);
 
@@ -36,14 +36,19 @@ void keyid_service_open(GDBusConnection *connection, const gchar *name, GCancell
  * D-Bus error name (libsecret's own finisher strips it). */
 SecretService *keyid_service_open_finish(GAsyncResult *result, GError **error);
 
-/* libsecret's SecretPrompt for the prompt at `path`, addressed to the provider's unique bus
- * name `owner`: no name lookup, no activation, no properties, so setting it up waits for no
- * reply. Fails with G_IO_ERROR_CLOSED on a closed connection. */
-SecretPrompt *keyid_prompt_new(GDBusConnection *connection, const gchar *owner, const gchar *path, GError **error);
+/* Runs the prompt at `path` of the provider whose unique bus name is `owner`: calls its Prompt
+ * (with `timeout`, in milliseconds) and waits for its Completed signal, the provider's leaving
+ * or the connection's end, on GDBus alone (no GDBus AddMatch, so no GLib message on a closed
+ * connection). Completes in the thread's default main context (finish with
+ * keyid_prompt_finish). FALSE, with G_IO_ERROR_CLOSED and no completion to come, on a
+ * connection closed already. */
+gboolean keyid_prompt_perform(GDBusConnection *connection, const gchar *owner, const gchar *path, gint timeout,
+                              GAsyncReadyCallback callback, gpointer data, GError **error);
 
-/* A prompt's outcome, as secret_prompt_perform_finish hands it over, but a failure keeps its
- * D-Bus error name (libsecret's own finisher strips it). */
-GVariant *keyid_prompt_finish(SecretPrompt *prompt, GAsyncResult *result, GError **error);
+/* What the prompt completed with (Completed's result, dismissed or not), NULL when it gave
+ * nothing (a malformed Completed, the provider left); NULL with `error` set when the Prompt
+ * call failed first (keeping its D-Bus error name) or the connection closed. */
+GVariant *keyid_prompt_finish(GAsyncResult *result, GError **error);
 
 /* MARK: Connections (connection.c) */
 
@@ -53,12 +58,22 @@ GVariant *keyid_prompt_finish(SecretPrompt *prompt, GAsyncResult *result, GError
 GDBusConnection *keyid_connection_new_sync(const gchar *address, GError **error);
 
 /* The same connection, made in a thread of its own with `context` as its default (so `context`
- * must not be the calling thread's default meanwhile), waited for until `deadline`
- * (g_get_monotonic_time's clock). NULL with `error` set when it failed; NULL without it when
- * the deadline passed: the connect is then given up, and its thread closes the connection once
- * it is made. An `autolaunch:` address would start a bus. */
-GDBusConnection *keyid_connection_new_bounded(const gchar *address, GMainContext *context, gint64 deadline,
-                                              GError **error);
+ * must not be the calling thread's default while it runs): a connect whose caller can stop
+ * waiting for it, and wait again later. NULL, with `error` set, when no thread could start. An
+ * `autolaunch:` address would start a bus. */
+typedef struct KeyidConnect KeyidConnect;
+KeyidConnect *keyid_connect_start(const gchar *address, GMainContext *context, GError **error);
+
+/* Waits for `connect` until `deadline` (g_get_monotonic_time's clock). FALSE while it is under
+ * way: it stays the caller's, to wait for again or to abandon. TRUE when it is over, and freed:
+ * then `connection` and its `context` (references the caller owns) when it was made while the
+ * caller waited; NULL with `error` set when it failed then; NULL without `error` when it ended
+ * while no one waited (its thread closed what it made). */
+gboolean keyid_connect_wait(KeyidConnect *connect, gint64 deadline, GDBusConnection **connection,
+                            GMainContext **context, GError **error);
+
+/* Gives `connect` up: its thread closes the connection once made, and frees it. */
+void keyid_connect_abandon(KeyidConnect *connect);
 
 /* A close still to complete: the GIO calls and the connection's end that a close waits for,
  * delivered in a main context it holds a reference to until it is over. */
@@ -77,9 +92,14 @@ KeyidPending *keyid_connection_close(GDBusConnection *connection, GMainContext *
  * without waiting, when no other thread holds the context. */
 gboolean keyid_pending_wait(KeyidPending *pending, gint64 deadline);
 
-/* Whether GDBus's worker thread, which moves every GDBus connection's messages, runs in this
- * process (a child made by fork after its parent used GDBus has none). TRUE without /proc. */
-gboolean keyid_gdbus_thread_runs(void);
+/* Whether this process was made by fork after GDBus ran in its parent (or further up): GDBus's
+ * worker thread, which moves every connection's messages, stayed there. Reads a flag that
+ * handlers registered at start-up set in the child (pthread_atfork): calls nothing in GLib,
+ * takes no lock. */
+gboolean keyid_gdbus_lost_in_fork(void);
+
+/* Notes that keyid starts using GDBus in this process: a child forked from now on has lost it. */
+void keyid_gdbus_claim(void);
 
 /* MARK: Main contexts and logs (context.c) */
 

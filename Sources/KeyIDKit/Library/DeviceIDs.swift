@@ -74,6 +74,7 @@ public final class DeviceIDs: Sendable {
 
     /// The options this instance was made with.
     public let options: Options
+    private let backend: Backend
     private let state: ThreadLock<OpenedOnce>
 
     /// An instance over `backend` (the Secret Service unless told otherwise). The session's
@@ -97,7 +98,12 @@ public final class DeviceIDs: Sendable {
     /// As ``init(backend:options:dependencies:)``, without checking `options`: tests.
     package init(options: Options, backend: Backend = .secretService, dependencies: Dependencies) {
         self.options = options
-        state = ThreadLock(OpenedOnce(backend: backend, options: options, dependencies: dependencies))
+        self.backend = backend
+        // In a child made by fork, the instance starts again from nothing: what the parent
+        // opened belongs to the parent's threads.
+        state = ThreadLock(OpenedOnce(backend: backend, options: options, dependencies: dependencies)) { _ in
+            OpenedOnce(backend: backend, options: options, dependencies: dependencies)
+        }
     }
 
     /// The timeout of ``Options`` unless one is given (the one place it is written: the
@@ -159,7 +165,8 @@ public final class DeviceIDs: Sendable {
     /// runs once more, within the same deadline; a write the provider may have carried out is
     /// never repeated.
     func run<T: Sendable>(_ body: (DeviceIDUseCases) throws(KeyIDError) -> T) throws(KeyIDError) -> T {
-        try state.withLock { (opened: inout OpenedOnce) throws(KeyIDError) -> T in
+        try refuseAfterFork()
+        return try state.withLock { (opened: inout OpenedOnce) throws(KeyIDError) -> T in
             let useCases = try opened.useCases()
             opened.store?.beginOperation()
             do throws(KeyIDError) {
@@ -169,6 +176,14 @@ public final class DeviceIDs: Sendable {
                 return try body(useCases)
             }
         }
+    }
+
+    /// Throws at once, before the instance's lock and any call into GLib, in a child made by
+    /// `fork` after GDBus ran in its parent, which the Secret Service cannot be reached from
+    /// (``LibSecretConnection/refusalAfterFork``); the file backend works there.
+    private func refuseAfterFork() throws(KeyIDError) {
+        guard case .secretService = backend, let refusal = LibSecretConnection.refusalAfterFork else { return }
+        throw refusal.outcome
     }
 
     /// This machine's ID, read once per instance (the error too, when it cannot be read).
@@ -185,6 +200,7 @@ public final class DeviceIDs: Sendable {
 
     /// Runs `body` with the store, one call at a time.
     func inspect(_ body: (any SecretStore) -> Void) throws(KeyIDError) {
+        try refuseAfterFork()
         try state.withLock { (opened: inout OpenedOnce) throws(KeyIDError) in
             _ = try opened.useCases()
             if let store = opened.store { body(store) }

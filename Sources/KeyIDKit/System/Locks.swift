@@ -1,26 +1,69 @@
 import Glibc
+import Synchronization
 
 /// A mutual-exclusion lock over a value, on `pthread_mutex_t` (doc/RELIABILITY.md says why not
 /// `Mutex`): the library's calls take turns through it.
+///
+/// A child made by `fork` has only the thread that forked: a mutex another thread held at that
+/// moment would stay locked there for good. So the lock knows the process its mutex belongs to,
+/// and its first use in another one (a child) makes a new mutex, and a new value when
+/// `renewedAfterFork` is given; the value the fork found is kept, never released (a thread of
+/// the parent may have been changing it).
 package final class ThreadLock<Value>: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private var mutex = ThreadLock.newMutex()
     private var value: Value
+    private let renewedAfterFork: ((Value) -> Value)?
+    /// The process the mutex belongs to; its negation while a thread of that process is making
+    /// the mutex anew.
+    private let process = Atomic<pid_t>(getpid())
 
-    package init(_ value: Value) {
+    package init(_ value: Value, renewedAfterFork: ((Value) -> Value)? = nil) {
         self.value = value
-        pthread_mutex_init(mutex, nil)
+        self.renewedAfterFork = renewedAfterFork
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
+        pthread_mutex_destroy(mutex)  // EBUSY, and nothing done, when another process's thread holds it
         mutex.deallocate()
+    }
+
+    private static func newMutex() -> UnsafeMutablePointer<pthread_mutex_t> {
+        let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        return mutex
     }
 
     /// Runs `body` with the value, while no other thread can.
     package func withLock<T, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
+        let current = getpid()
+        if process.load(ordering: .acquiring) != current { moveIn(current) }
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
+    }
+
+    /// Makes the lock this process's (`current`, a child made by fork): the first of its
+    /// threads here makes the new mutex, the others wait for it.
+    private func moveIn(_ current: pid_t) {
+        while true {
+            let found = process.load(ordering: .acquiring)
+            if found == current { return }
+            if found == -current {
+                sched_yield()
+                continue
+            }
+            guard process.compareExchange(expected: found, desired: -current, ordering: .acquiring).exchanged else {
+                continue
+            }
+            mutex = Self.newMutex()  // the old one is left as the fork found it
+            if let renewedAfterFork {
+                let found = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+                found.initialize(to: value)
+                value = renewedAfterFork(found.pointee)
+            }
+            process.store(current, ordering: .releasing)
+            return
+        }
     }
 }
 
@@ -38,6 +81,10 @@ package final class LockFile {
     }
 
     deinit {
+        // The lock belongs to the open file description, which a child made by fork while it
+        // was held shares: closing this descriptor alone would leave it held until the child
+        // closes its copy, or exits.
+        flock(descriptor, LOCK_UN)
         close(descriptor)
     }
 

@@ -29,7 +29,7 @@ extension LibSecretConnection {
             guard deadline > .now else { throw SecretServiceFailure.timedOut(operation, timeout: timeout) }
             // What arrived since the last wait first (a NameOwnerChanged after the provider
             // restarted points libsecret's proxy at the new owner), a bounded amount of it.
-            Self.drain(context)
+            Self.drain(context, until: deadline)
             // GDBus would end each call at 25 s: the batch's own bound instead.
             let milliseconds = Self.milliseconds(until: deadline)
             setCallTimeout(milliseconds)
@@ -43,7 +43,7 @@ extension LibSecretConnection {
                 _ = try complete([introduction], until: deadline)
                 // The owner, once the answer's NameOwnerChanged (if the read started the
                 // provider) is dispatched.
-                Self.drain(context)
+                Self.drain(context, until: deadline)
                 introducedOwner = providerOwner
             }
             addressedOwner = providerOwner
@@ -117,32 +117,16 @@ extension LibSecretConnection {
         return Int32(clamping: max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
     }
 
-    /// The process that last opened a connection, once one has: GDBus's thread runs there.
-    private static let gdbusProcess = ThreadLock<pid_t?>(nil)
-
-    /// Marks this process as the one whose GDBus thread connections use; refuses in a child
-    /// made by `fork` after its parent connected, which has no such thread. A program's first
-    /// connect also checks that the thread runs: a child of a host that used GDBus on its own
-    /// (a GApplication, GSettings) has none either, and would wait out the timeout.
-    static func claimGDBusThread(ownsProcess: Bool, threadRuns: () -> Bool) throws(SecretServiceFailure) {
-        try gdbusProcess.withLock { (process: inout pid_t?) throws(SecretServiceFailure) in
-            if let parent = process, parent != getpid() {
-                throw SecretServiceFailure(
-                    operation: "fork", domain: GErrorCode.ioDomain, code: GErrorCode.ioFailed,
-                    message:
-                        "GLib's D-Bus thread runs in process \(parent), which made this one by fork; connect from a process of its own"
-                )
-            }
-            if process == nil, !ownsProcess {
-                guard threadRuns() else {
-                    throw SecretServiceFailure(
-                        operation: "fork", domain: GErrorCode.ioDomain, code: GErrorCode.ioFailed,
-                        message:
-                            "GLib's D-Bus thread did not survive the fork that made this process (its parent used D-Bus); connect from a process of its own"
-                    )
-                }
-            }
-            process = getpid()
-        }
+    /// Why no connection can be made in this process: it was made by `fork` after GDBus ran in
+    /// its parent (keyid's connection, or the host's own: a GApplication, GSettings), so GDBus's
+    /// thread stayed there, and GLib's locks may be held by threads this process does not have;
+    /// `nil` otherwise. Calls nothing in GLib and takes no lock: a child's calls fail at once.
+    static var refusalAfterFork: SecretServiceFailure? {
+        guard gdbusLostInFork else { return nil }
+        return SecretServiceFailure(
+            operation: "fork", domain: GErrorCode.ioDomain, code: GErrorCode.ioFailed,
+            message:
+                "GLib's D-Bus thread did not survive the fork that made this process (its parent used D-Bus); connect from a process of its own"
+        )
     }
 }

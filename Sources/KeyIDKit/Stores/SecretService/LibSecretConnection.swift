@@ -25,6 +25,7 @@ final class LibSecretConnection {
     /// child made by `fork` does not have.
     private let process = getpid()
     private(set) var abandoned = false
+    private var closed = false
     private var outstanding: [Slot] = []  // the requests unanswered when it was abandoned
     /// The provider's unique name this connection last made itself known to.
     var introducedOwner: String?
@@ -46,15 +47,24 @@ final class LibSecretConnection {
     deinit {
         // In a child made by fork, GLib's objects belong to the parent's threads: left alone.
         guard isOwnedByThisProcess else { return }
-        outstanding.removeAll()  // their results hold the connection, which the close waits to end
-        withContext {
-            g_object_unref(service)
-            Self.finishLater(keyid_connection_close(connection, context, abandoned ? 0 : 1, 1000))
-        }
+        close(waitingAtMost: 1000)
         g_main_context_unref(context)
     }
 
-    /// A libsecret object (`SecretService`, `SecretPrompt`) as the `GDBusProxy` it derives from.
+    /// Lets go of the service and closes the connection, once, waiting at most `milliseconds`
+    /// for the close to complete; what it has not completed by then is waited for by later
+    /// drains (``drain(_:until:)``).
+    private func close(waitingAtMost milliseconds: UInt32) {
+        guard !closed else { return }
+        closed = true
+        outstanding.removeAll()  // their results hold the connection, which the close waits to end
+        withContext {
+            g_object_unref(service)
+            Self.finishLater(keyid_connection_close(connection, context, abandoned ? 0 : 1, milliseconds))
+        }
+    }
+
+    /// libsecret's `SecretService` as the `GDBusProxy` it derives from.
     private static func proxy<Object>(_ object: UnsafeMutablePointer<Object>) -> UnsafeMutablePointer<GDBusProxy> {
         UnsafeMutableRawPointer(object).assumingMemoryBound(to: GDBusProxy.self)
     }
@@ -73,6 +83,10 @@ final class LibSecretConnection {
     /// Whether this process opened the connection (not a parent before a `fork`).
     var isOwnedByThisProcess: Bool { process == getpid() }
 
+    /// Whether this process was made by `fork` after GDBus ran in its parent, whose thread moves
+    /// every connection's messages. Calls nothing in GLib and takes no lock.
+    static var gdbusLostInFork: Bool { keyid_gdbus_lost_in_fork() != 0 }
+
     /// Connects to the bus at `address` (never one that starts a bus: ``SessionBus``) and sets
     /// up libsecret's `SecretService` on it, by `deadline`. Its one waited call (GetNameOwner)
     /// goes out with ``introduction``, which gnome-keyring 42.1 answers without knowing the
@@ -81,31 +95,18 @@ final class LibSecretConnection {
     static func open(
         address: String, serviceName: String, timeout: Duration, deadline: MonotonicInstant, ownsProcess: Bool
     ) throws(SecretServiceFailure) -> LibSecretConnection {
-        try claimGDBusThread(ownsProcess: ownsProcess) { keyid_gdbus_thread_runs() != 0 }
+        if let refusal = refusalAfterFork { throw refusal }
+        keyid_gdbus_claim()
         keyid_quiet_log(ownsProcess ? 1 : 0)
         // SIGPIPE is left to GIO: GSocket's class set-up ignores it, once a process. The connect
         // sets no disposition.
-        let context = g_main_context_new()!
+        let (context, connection) = try connect(to: address, ownsProcess: ownsProcess, until: deadline, timeout)
         var opened: LibSecretConnection?
         defer { if opened == nil { g_main_context_unref(context) } }
         var error: UnsafeMutablePointer<GError>?
-        // keyid's own process, which its deadline ends, connects in this thread; a program's,
-        // in a thread of its own that is given up at the timeout.
-        let connected: OpaquePointer?
-        if ownsProcess {
-            g_main_context_push_thread_default(context)
-            connected = keyid_connection_new_sync(address, &error)
-            g_main_context_pop_thread_default(context)
-        } else {
-            let bound = g_get_monotonic_time() + Int(milliseconds(until: deadline)) * 1000
-            connected = keyid_connection_new_bounded(address, context, bound, &error)
-        }
-        guard let connection = connected else {
-            throw failure(error, connectOperation) ?? .timedOut(connectOperation, timeout: timeout)
-        }
         g_main_context_push_thread_default(context)
         defer { g_main_context_pop_thread_default(context) }
-        drain(context)
+        drain(context, until: deadline)
         let cancellable = g_cancellable_new()
         defer { g_object_unref(cancellable) }
         // The set-up asks the provider for a property only: cancelling it is safe.
@@ -120,7 +121,8 @@ final class LibSecretConnection {
         defer {
             if opened == nil {
                 if let service { g_object_unref(service) }
-                finishLater(keyid_connection_close(connection, context, 0, 1000))
+                finishLater(
+                    keyid_connection_close(connection, context, 0, min(1000, UInt32(milliseconds(until: deadline)))))
             }
         }
         let opening = Slot()
@@ -149,9 +151,65 @@ final class LibSecretConnection {
         return made
     }
 
+    /// Connects to buses that did not answer in time, one a bus address: the next connect to
+    /// that address waits for it rather than start another (none in a child made by fork).
+    private static let pendingConnects = ThreadLock<[String: OpaquePointer]>([:]) { _ in [:] }
+
+    /// A new connection to `address`, with the main context it delivers in. keyid's own
+    /// process, which its deadline ends, connects in this thread; a program's, in a thread of
+    /// its own, waited for until `deadline`. One still under way then is kept, and the next
+    /// connect to the same bus waits for it (and takes what it makes) instead of starting
+    /// another: a bus that never answers holds one thread and one socket of a program, not one
+    /// a call (one more for each thread that connects to it at the same time).
+    private static func connect(
+        to address: String, ownsProcess: Bool, until deadline: MonotonicInstant, _ timeout: Duration
+    ) throws(SecretServiceFailure) -> (OpaquePointer, OpaquePointer) {
+        var error: UnsafeMutablePointer<GError>?
+        if ownsProcess {
+            let context = g_main_context_new()!
+            g_main_context_push_thread_default(context)
+            let connection = keyid_connection_new_sync(address, &error)
+            g_main_context_pop_thread_default(context)
+            guard let connection else {
+                g_main_context_unref(context)
+                throw failure(error, connectOperation) ?? .timedOut(connectOperation, timeout: timeout)
+            }
+            return (context, connection)
+        }
+        let bound = g_get_monotonic_time() + Int(milliseconds(until: deadline)) * 1000
+        // A kept connect that ended while no one waited closed what it made: then a new one.
+        for _ in 0..<2 {
+            let connect: OpaquePointer
+            if let kept = pendingConnects.withLock({ $0.removeValue(forKey: address) }) {
+                connect = kept
+            } else {
+                let context = g_main_context_new()!
+                defer { g_main_context_unref(context) }
+                guard let started = keyid_connect_start(address, context, &error) else {
+                    throw failure(error, connectOperation) ?? .timedOut(connectOperation, timeout: timeout)
+                }
+                connect = started
+            }
+            var connection: OpaquePointer?
+            var context: OpaquePointer?
+            guard keyid_connect_wait(connect, bound, &connection, &context, &error) != 0 else {
+                let kept = pendingConnects.withLock { pending in
+                    if pending[address] != nil { return false }
+                    pending[address] = connect
+                    return true
+                }
+                if !kept { keyid_connect_abandon(connect) }
+                throw .timedOut(connectOperation, timeout: timeout)
+            }
+            if let connection, let context { return (context, connection) }
+            if let failure = failure(error, connectOperation) { throw failure }
+        }
+        throw .timedOut(connectOperation, timeout: timeout)
+    }
+
     /// Gives up on the connection's outstanding requests (`slots`) and closes it, which ends them
     /// (GDBus fails their calls, a prompt's name watch reports it gone, gnome-keyring withdraws the
-    /// prompt of a client that left); what completes is let go later (``drain(_:)``).
+    /// prompt of a client that left); what completes is let go later (``drain(_:until:)``).
     func abandon(_ slots: [Slot]) {
         guard !abandoned else { return }
         abandoned = true
@@ -160,20 +218,22 @@ final class LibSecretConnection {
         Self.abandonedConnections.withLock { $0.append(self) }
     }
 
-    /// Abandoned connections whose requests have not all ended yet.
-    private static let abandonedConnections = ThreadLock<[LibSecretConnection]>([])
+    /// Abandoned connections whose requests have not all ended yet (none in a child made by
+    /// fork: they are the parent's).
+    private static let abandonedConnections = ThreadLock<[LibSecretConnection]>([]) { _ in [] }
     /// Closes that did not complete in their bound, each with a reference to its context.
-    private static let unfinishedCloses = ThreadLock<[OpaquePointer]>([])
+    private static let unfinishedCloses = ThreadLock<[OpaquePointer]>([]) { _ in [] }
 
-    /// Keeps a close that is still to complete (``drain(_:)`` waits for it).
+    /// Keeps a close that is still to complete (``drain(_:until:)`` waits for it).
     private static func finishLater(_ close: OpaquePointer?) {
         if let close { unfinishedCloses.withLock { $0.append(close) } }
     }
 
     /// Dispatches what is ready in `context` and in the contexts of abandoned connections,
     /// without waiting, and a bounded amount (a provider flooding signals cannot hold a call).
-    /// An abandoned connection whose requests have all ended is let go.
-    static func drain(_ context: OpaquePointer) {
+    /// An abandoned connection whose requests have all ended is let go, its close waited for
+    /// until `deadline` at most (the calling request's: what is left is waited for later).
+    static func drain(_ context: OpaquePointer, until deadline: MonotonicInstant = .now) {
         keyid_context_dispatch(context, 1000)
         // Taken out of the list while they are iterated, so that no lock is held meanwhile and
         // two threads never iterate the same context.
@@ -187,7 +247,11 @@ final class LibSecretConnection {
                 keyid_context_dispatch(connection.context, 100)
                 g_main_context_release(connection.context)
             }
-            if connection.outstanding.contains(where: { $0.result == nil }) { still.append(connection) }
+            if connection.outstanding.contains(where: { $0.result == nil }) {
+                still.append(connection)
+            } else {
+                connection.close(waitingAtMost: deadline > .now ? min(1000, UInt32(milliseconds(until: deadline))) : 0)
+            }
         }
         if !still.isEmpty { abandonedConnections.withLock { $0 += still } }
         let closes = unfinishedCloses.withLock { closes in
@@ -225,15 +289,13 @@ final class LibSecretConnection {
         case .prompt(let path):
             guard g_variant_is_object_path(path) != 0 else { return .unencodable(request.operation) }
             guard let owner = providerOwner else { return .providerLeft(request.operation) }
+            // It hands over whatever the prompt completed with, and keyid reads it.
+            let retained = slot.retained
             var error: UnsafeMutablePointer<GError>?
-            guard let prompt = keyid_prompt_new(connection, owner, path, &error) else {
-                return Self.failure(error, request.operation) ?? .unencodable(request.operation)
+            guard keyid_prompt_perform(connection, owner, path, timeout, Self.finished, retained, &error) != 0 else {
+                Unmanaged<Slot>.fromOpaque(retained).release()
+                return Self.failure(error, request.operation) ?? .providerLeft(request.operation)
             }
-            slot.object = UnsafeMutableRawPointer(prompt)
-            g_dbus_proxy_set_default_timeout(Self.proxy(prompt), timeout)
-            // No return type: the prompt hands over whatever it completed with (checking it
-            // would log a warning), and keyid reads it.
-            secret_prompt_perform(prompt, nil, nil, nil, Self.finished, slot.retained)
         }
         return nil
     }
@@ -253,8 +315,7 @@ final class LibSecretConnection {
             defer { if let reply { g_variant_unref(reply) } }
             if let reply, case .tuple(let replied) = Self.decode(reply) { values = replied } else { values = [] }
         case .prompt:
-            let prompt = slot.object?.assumingMemoryBound(to: SecretPrompt.self)
-            let value = keyid_prompt_finish(prompt, result, &error)
+            let value = keyid_prompt_finish(result, &error)
             defer { if let value { g_variant_unref(value) } }
             values = value.map { [Self.decode($0)] } ?? []
         }
@@ -267,12 +328,9 @@ final class LibSecretConnection {
     /// Where a request's completion lands: its `GAsyncResult`, one reference of its own.
     final class Slot {
         var result: OpaquePointer?
-        /// A GObject the request was made on (a `SecretPrompt`), one reference of its own.
-        var object: UnsafeMutableRawPointer?
 
         deinit {
             if let result { g_object_unref(UnsafeMutableRawPointer(result)) }
-            if let object { g_object_unref(object) }
         }
 
         /// The slot as a callback's data, kept alive until the callback runs (and leaked with
