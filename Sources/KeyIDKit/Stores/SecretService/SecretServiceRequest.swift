@@ -13,10 +13,10 @@ enum SecretServiceRequest: Equatable, Sendable {
     /// `ReadAlias` through libsecret's `SecretService` proxy: the collection's path, `/` when
     /// the alias points nowhere.
     case readAlias(String)
-    /// Runs the prompt at a path and waits for it (libsecret's `SecretPrompt`,
-    /// `secret_prompt_perform`, never dismissed): what it completed with, dismissed or not
-    /// (KeePassXC's dismissal gives `""`), nothing when it gave no result (the provider went
-    /// away, or its `Completed` signal was malformed).
+    /// Runs the prompt at a path and waits for it (`keyid_prompt_perform`, on GDBus: its
+    /// `Prompt` call and `Completed` signal, never dismissed): what it completed with, dismissed
+    /// or not (KeePassXC's dismissal gives `""`), nothing when it gave no result (the provider
+    /// went away, or its `Completed` signal was malformed).
     case prompt(String)
 
     /// The name failures give the request.
@@ -24,7 +24,7 @@ enum SecretServiceRequest: Equatable, Sendable {
         switch self {
         case .method(let call): return call.operation
         case .searchItems, .readAlias: return serviceCall?.operation ?? ""
-        case .prompt: return "secret_prompt_perform"
+        case .prompt: return "org.freedesktop.Secret.Prompt.Prompt"
         }
     }
 
