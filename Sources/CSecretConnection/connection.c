@@ -95,11 +95,11 @@ KeyidPending *keyid_connection_close(GDBusConnection *connection, GMainContext *
  * GDBus moves every connection's messages on one worker thread, named "gdbus", which GLib 2.74
  * starts once a process, with the first connection, and never ends (_g_dbus_shared_thread_ref,
  * gdbusprivate.c). A child made by fork after that has no such thread, and GLib's own locks may
- * be held there by threads it does not have (the worker holds its context's while it
- * dispatches): nothing in the child may call GDBus, nor ask GLib whether it may. So the fork is
- * watched instead: handlers registered when the program starts note, as the fork begins,
- * whether keyid connected or a thread named "gdbus" runs, and mark the child, which keeps the
- * mark for its own children. They read /proc with plain system calls, and only until GDBus's
+ * be held there by threads it does not have (the worker holds its context's lock through most
+ * of each iteration): nothing in the child may call GDBus, nor ask GLib whether it may. So the
+ * fork is watched instead: handlers registered when the program starts note, as the fork
+ * begins, whether keyid connected or a thread named "gdbus" runs, and mark the child, which
+ * keeps the mark for its own children. They read /proc with plain system calls, and only until GDBus's
  * thread is first seen (or never, once keyid connected). A fork in the moment GLib starts the
  * thread, before the thread names itself, or without /proc, goes unnoticed when the host, not
  * keyid, started GDBus: the child's connect is then bounded by its timeout.

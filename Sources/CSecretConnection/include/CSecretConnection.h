@@ -5,10 +5,10 @@
  * The C half of keyid's connection to the Secret Service (LibSecretConnection.swift): what
  * Swift cannot call in libsecret, GLib, GObject and GIO (variadic constructors, macros such as
  * G_VARIANT_TYPE, GObject class set-up), and what runs in C: a GObject subclass of
- * SecretService, the bounded connect, a connection's close and its wait, the watch on fork for GDBus's
- * thread, finishers that keep a failure's D-Bus name, main-context loops and GLib's log
- * handlers. Only libsecret's stable headers are used (secret.h, without
- * SECRET_API_SUBJECT_TO_CHANGE).
+ * SecretService, the match rules keyid sends itself, a prompt runner, the bounded connect, a
+ * connection's close and its wait, the watch on fork for GDBus's thread, finishers that keep a
+ * failure's D-Bus name, main-context loops and GLib's log handlers. Only libsecret's stable
+ * headers are used (secret.h, without SECRET_API_SUBJECT_TO_CHANGE).
  */
 
 #include <libsecret/secret.h>

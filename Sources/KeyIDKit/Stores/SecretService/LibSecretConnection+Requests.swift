@@ -3,9 +3,9 @@ import Glibc
 /// How a ``LibSecretConnection`` runs requests: they complete in a `GMainContext` of its own,
 /// iterated only while one waits, on the calling thread (one at a time); the requests of a
 /// batch go out together, and every wait for a request has a deadline. A request that
-/// outlives it is never cancelled (cancelling a prompt makes libsecret call its `Dismiss`,
-/// which can crash gnome-keyring 42.1): it is abandoned with its connection, which is closed,
-/// and gnome-keyring withdraws the prompt of a client that went away.
+/// outlives it is never cancelled (a prompt is never dismissed: a `Dismiss` can crash
+/// gnome-keyring 42.1): it is abandoned with its connection, which is closed, and
+/// gnome-keyring withdraws the prompt of a client that went away.
 extension LibSecretConnection {
     /// The name failures to reach the bus give their operation.
     static let connectOperation = "secret_service_open"

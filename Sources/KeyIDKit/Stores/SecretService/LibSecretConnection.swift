@@ -13,7 +13,7 @@ import Glibc
 /// and its exit-on-close are left as they were (SIGPIPE, as GIO leaves it: ignored); a closed
 /// connection is a failed call, and the next one connects again.
 final class LibSecretConnection {
-    /// The bound on each batch of requests.
+    /// The timeout the store's deadlines are counted from, named in a timeout's message.
     let timeout: Duration
     /// The bus name the Secret Service is addressed by.
     let serviceName: String
@@ -90,8 +90,8 @@ final class LibSecretConnection {
     /// Connects to the bus at `address` (never one that starts a bus: ``SessionBus``) and sets
     /// up libsecret's `SecretService` on it, by `deadline`. Its one waited call (GetNameOwner)
     /// goes out with ``introduction``, which gnome-keyring 42.1 answers without knowing the
-    /// caller, and after which it knows this one (doc/COMPATIBILITY.md). `timeout` bounds each
-    /// later batch of requests, and names the bound in a timeout's message.
+    /// caller, and after which it knows this one (doc/COMPATIBILITY.md). `timeout` names the
+    /// bound in a timeout's message; each later batch of requests has its caller's deadline.
     static func open(
         address: String, serviceName: String, timeout: Duration, deadline: MonotonicInstant, ownsProcess: Bool
     ) throws(SecretServiceFailure) -> LibSecretConnection {
@@ -208,7 +208,7 @@ final class LibSecretConnection {
     }
 
     /// Gives up on the connection's outstanding requests (`slots`) and closes it, which ends them
-    /// (GDBus fails their calls, a prompt's name watch reports it gone, gnome-keyring withdraws the
+    /// (GDBus fails their calls, a prompt ends with the connection, gnome-keyring withdraws the
     /// prompt of a client that left); what completes is let go later (``drain(_:until:)``).
     func abandon(_ slots: [Slot]) {
         guard !abandoned else { return }

@@ -6,7 +6,7 @@ extension SecretServiceStore {
     /// them all. `what` names what is locked; `several`: it is more than one keyring.
     func unlock(_ paths: [String], what: String, several: Bool = false) throws(KeyIDError) {
         guard allowPrompt else { throw lockedRefusal(what, several: several) }
-        // Unlock is called here and its prompt run through libsecret: libsecret 0.20.5's own
+        // Unlock is called here and its prompt run by keyid's own runner: libsecret 0.20.5's own
         // secret_service_unlock_dbus_paths never completes when the prompt ends without a
         // list (a provider that went away, or KeePassXC's dismissal with ""), see
         // doc/COMPATIBILITY.md.
@@ -55,10 +55,10 @@ extension SecretServiceStore {
         return path == "/" ? nil : path
     }
 
-    /// Runs a prompt the provider returned and waits for it to complete, at most the store's
-    /// timeout (a person may be asked for a password). Returns what it completed with (for
-    /// `CreateItem`, the new item's path), or `nil` when it gave nothing. libsecret hands on
-    /// the result of a dismissed prompt too: callers judge the result, not the word.
+    /// Runs a prompt the provider returned and waits for it to complete, at most until the
+    /// operation's deadline (a person may be asked for a password). Returns what it completed
+    /// with (for `CreateItem`, the new item's path), or `nil` when it gave nothing. The result
+    /// of a dismissed prompt is handed on too: callers judge the result, not the word.
     func runPrompt(_ prompt: String) throws(KeyIDError) -> DBusValue? {
         prompting?(true)
         defer { prompting?(false) }
