@@ -267,11 +267,15 @@ deb: release
 	@$(PACKAGE) deb
 
 ## make dist: the .deb, .build/dist/keyid-VERSION-x86_64-linux-gnu.tar.gz, the Ansible collection
-## .build/dist/keyid-core-VERSION.tar.gz (ansible-galaxy collection build), the arm64 .deb and
+## .build/dist/keyid-core-VERSION.tar.gz (ansible-galaxy collection build), the source release
+## .build/dist/keyid-VERSION.tar.gz (git archive of the commit, debian/ left out: the Debian source
+## package's orig tarball) with its signature keyid-VERSION.tar.gz.asc by RELEASE_KEY (a key in
+## gpg's keyring; without one, a key made for the run), the arm64 .deb and
 ## .build/dist/keyid-VERSION-aarch64-linux-gnu.tar.gz (from make arm64), and SHA256SUMS.
+RELEASE_KEY ?=
 dist: release arm64
 	@scripts/install-deps.sh package
-	@$(PACKAGE) dist
+	@RELEASE_KEY="$(RELEASE_KEY)" $(PACKAGE) dist
 	@KEYID_ARCH=arm64 DEB_REVISION=$(DEB_REVISION) scripts/package.sh dist
 
 ## make arm64: keyid for aarch64 in .build/arm64/keyid, cross-compiled in a Debian 13 root by
