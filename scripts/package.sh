@@ -5,7 +5,8 @@
 #                     collection .build/dist/keyid-core-VERSION.tar.gz, the source release
 #                     .build/dist/keyid-VERSION.tar.gz with its signature keyid-VERSION.tar.gz.asc,
 #                     and .build/dist/SHA256SUMS
-#   package.sh source .build/dist/keyid-VERSION.tar.gz alone, unsigned (make debian-source)
+#   package.sh source .build/package/source/keyid-VERSION.tar.gz alone, unsigned: the same bytes
+#                     as dist's, for make debian-source, which leaves .build/dist alone
 # With KEYID_ARCH=arm64, the aarch64 binary scripts/cross-arm64.sh built, stripped, and the
 # Depends it computed (.build/arm64/keyid, .build/arm64/depends): keyid_VERSION-REVISION_arm64.deb
 # and, for dist, keyid-VERSION-aarch64-linux-gnu.tar.gz; SHA256SUMS then lists both architectures.
@@ -53,18 +54,19 @@ mkdir -p "$dist" "$work"
 # keyid-VERSION/, every file's time the commit's, compressed by gzip -9n, so the same bytes
 # wherever the commit is checked out. .gitattributes leaves debian/ out: the tarball is the
 # Debian source package's orig tarball as it is, and debian/ the package's own (make
-# debian-source). Root works in another user's checkout under sudo: git is told it is safe.
+# debian-source).
+#   build_source DIR    writes DIR/keyid-VERSION.tar.gz and prints its path
 build_source() {
     name=keyid-$upstream
-    rm -f "$dist/$name.tar.gz" "$dist/$name.tar.gz.asc"
+    mkdir -p "$1"
+    rm -f "$1/$name.tar.gz" "$1/$name.tar.gz.asc"
     if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
         echo "package.sh: $name.tar.gz is commit $commit's: uncommitted changes are not in it" >&2
     fi
-    GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0="$PWD" \
-        git archive --format=tar --prefix="$name/" --output="$work/$name.tar" HEAD || fail "git archive failed"
-    gzip -9n <"$work/$name.tar" >"$dist/$name.tar.gz"
+    git archive --format=tar --prefix="$name/" --output="$work/$name.tar" HEAD || fail "git archive failed"
+    gzip -9n <"$work/$name.tar" >"$1/$name.tar.gz"
     rm -f "$work/$name.tar"
-    echo "$dist/$name.tar.gz"
+    echo "$1/$name.tar.gz"
 }
 
 # sign_source TARBALL: TARBALL.asc, its detached signature, by RELEASE_KEY (a fingerprint or user
@@ -73,7 +75,7 @@ build_source() {
 # .build/throwaway-key/public.asc: a signature that shows the steps work (CI's case), not one a
 # user can check a release with.
 sign_source() {
-    tarball=$1 throwaway=
+    signed=$1 throwaway=
     if [ -n "${RELEASE_KEY:-}" ]; then
         key=$RELEASE_KEY
     else
@@ -84,19 +86,19 @@ sign_source() {
         export GNUPGHOME
         gpg --batch --quiet --passphrase '' --quick-gen-key "keyid throwaway signing key <throwaway@keyid.invalid>" \
             ed25519 sign 1d 2>/dev/null || fail "gpg cannot make a key"
-        key=$(gpg --batch --with-colons --list-secret-keys | awk -F: '$1 == "fpr" { print $10; exit }')
-        gpg --batch --armor --export "$key" >"$throwaway/public.asc"
-        echo "package.sh: no RELEASE_KEY: ${tarball##*/}.asc is signed by a key made for this run ($key), not by the release key" >&2
+        key=$(gpg --batch --with-colons --list-secret-keys 2>/dev/null | awk -F: '$1 == "fpr" { print $10; exit }')
+        gpg --batch --quiet --armor --export "$key" >"$throwaway/public.asc" 2>/dev/null
+        echo "package.sh: no RELEASE_KEY: ${signed##*/}.asc is signed by a key made for this run ($key), not by the release key" >&2
     fi
-    gpg --batch --yes --local-user "$key" --armor --detach-sign --output "$tarball.asc" "$tarball" ||
-        fail "gpg cannot sign $tarball with $key"
-    gpg --batch --quiet --verify "$tarball.asc" "$tarball" 2>/dev/null || fail "$tarball.asc does not verify"
+    gpg --batch --quiet --yes --local-user "$key" --armor --detach-sign --output "$signed.asc" "$signed" 2>/dev/null ||
+        fail "gpg cannot sign $signed with $key"
+    gpg --batch --quiet --verify "$signed.asc" "$signed" 2>/dev/null || fail "$signed.asc does not verify"
     # The agent gpg started for the key made here goes with it.
     [ -z "$throwaway" ] || gpgconf --kill all
 }
 
 if [ "$what" = source ]; then
-    build_source
+    build_source "$work/source"
     exit 0
 fi
 
@@ -263,8 +265,9 @@ case $what in
         tarball=$(build_tarball)
         if [ "$arch" = amd64 ]; then
             collection=$(build_collection)
-            source=$(build_source)
-            sign_source "$source"
+            source=$(build_source "$dist")
+            # (In a subshell: the key made for the run sets GNUPGHOME.)
+            (sign_source "$source") || exit 1
             (cd "$dist" && sha256sum "${tarball##*/}" "${deb##*/}" "${collection##*/}" "${source##*/}" >SHA256SUMS)
             printf '%s\n' "$deb" "$tarball" "$collection" "$source" "$source.asc" "$dist/SHA256SUMS"
         else
