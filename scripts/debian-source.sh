@@ -56,8 +56,7 @@ field() { perl -MDpkg::Control::HashCore -e '
     $c->parse($fh, $ARGV[0]) or exit 1;
     my $v = $c->{$ARGV[1]} // ""; $v =~ s/\s*\n\s*/ /g; print "$v\n";' "$1" "$2"; }
 
-# The packages the autopkgtests depend on (@, the package itself, aside), and the library keyid
-# links beyond the base system, whose package the test root keeps for apt to install with it.
+# The packages the autopkgtests depend on (@, the package itself, aside), one line.
 test_packages() {
     perl -MDpkg::Control::HashCore -e '
         open my $fh, "<", "debian/tests/control" or die "debian/tests/control: $!";
@@ -123,8 +122,9 @@ roots_prepare() {
 
     # The test root: the minimal base with lintian and autopkgtest (and apt-utils, with which
     # autopkgtest publishes the .deb to apt), and, downloaded only, what the tests depend on and
-    # libsecret-1-0: a local repository of those, the root's only apt source, so that apt
-    # installs them there without a network, as it would from the archive.
+    # libsecret-1-0 (the library keyid links beyond the base system; GLib comes with it): a local
+    # repository of those, the root's only apt source, so that apt installs them there without
+    # a network, as it would from the archive.
     local packages
     packages="$(test_packages) libsecret-1-0" || ds_die "cannot read debian/tests/control"
     # shellcheck disable=SC2016,SC2054 # expanded by mmdebstrap's hooks; --include takes commas
