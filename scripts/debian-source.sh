@@ -337,18 +337,26 @@ check_control() {
     expect "Version" "$source_version" "$(dpkg-deb -f "$deb_one" Version)" || return 1
     ! grep -q swift <<<"$(dpkg-deb -f "$deb_one" Depends)" || { echo "Depends names Swift: $(dpkg-deb -f "$deb_one" Depends)"; return 1; }
     ! grep -q 'NEEDED.*libswift' <<<"$(readelf -d "$binary")" || { echo "the binary links the shared Swift runtime"; return 1; }
-    # The orig tarball is the source release tarball make dist lists in SHA256SUMS.
-    if [ -f "$dist/SHA256SUMS" ] && grep -q " $tree.tar.gz\$" "$dist/SHA256SUMS"; then
-        expect "the orig tarball's SHA-256, as SHA256SUMS lists $tree.tar.gz" \
-            "$(sed -n "s/ *$tree.tar.gz\$//p" "$dist/SHA256SUMS")" \
-            "$(sha256sum <"$out/one/keyid_$upstream.orig.tar.gz" | cut -d' ' -f1)" || return 1
-    fi
     local members
     members=$(tar -tzf "$out/one/keyid_$upstream.orig.tar.gz") || return 1
     ! grep -q "^$tree/debian/" <<<"$members" || { echo "the orig tarball holds debian/"; return 1; }
 }
-check "control: Static-Built-Using swiftlang (= $swiftlang), the Swift runtime linked in, not depended on; the orig tarball is the release tarball, without debian/" \
+check "control: Static-Built-Using swiftlang (= $swiftlang), the Swift runtime linked in, not depended on; the orig tarball has no debian/" \
     check_control
+
+# The orig tarball is the source release make dist made of this commit (git archive records the
+# commit in the tarball): the same bytes, and the SHA-256 SHA256SUMS lists.
+released=$dist/$tree.tar.gz
+check_released() {
+    cmp "$released" "$out/one/keyid_$upstream.orig.tar.gz" || return 1
+    grep -qx "$(sha256sum <"$released" | cut -d' ' -f1)  $tree.tar.gz" "$dist/SHA256SUMS" ||
+        { echo "$dist/SHA256SUMS does not list $tree.tar.gz with its SHA-256"; return 1; }
+}
+if [ -f "$released" ] && [ "$(gzip -dc "$released" | git get-tar-commit-id)" = "$(git rev-parse HEAD)" ]; then
+    check "the orig tarball is make dist's $tree.tar.gz of this commit, byte for byte, as SHA256SUMS lists it" check_released
+else
+    echo "        (not compared with make dist's $tree.tar.gz: there is none of this commit)"
+fi
 echo "        Depends: $(dpkg-deb -f "$deb_one" Depends); .deb $(stat -c %s "$deb_one") bytes (the project's own $(stat -c %s "$deb") bytes), -dbgsym $(stat -c %s "$dbgsym_one") bytes"
 
 check_glibc_floor() {
