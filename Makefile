@@ -1,5 +1,5 @@
 # keyid: make run | make test | make check | make lint | make fuzz | make sanitize | make faults | make bench | make install
-#        make deb | make dist | make api-docs | make api-check | make apt-repo
+#        make deb | make dist | make api-docs | make api-check | make apt-repo | make debian-source
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SWIFTC ?= $(shell command -v swiftc 2>/dev/null || echo /opt/swift/usr/bin/swiftc)
 PREFIX ?= /usr/local
@@ -42,8 +42,9 @@ RELEASE_BIN = .build/release/keyid
 # examples/swift-package, a program that depends on this package by path.
 EXAMPLE_BIN = $(CURDIR)/.build/example/debug/DeviceIDExample
 
-.PHONY: all deps build release run test check stress soak faults fuzz sanitize lint format bench bench-floors order docs api-docs api-check \
-	install install-files uninstall deb dist arm64 arm64-check debian13 debian13-keyring apt-repo package-check repro-check clean
+.PHONY: all deps build release run test check stress soak faults fuzz sanitize lint format bench bench-floors order docs api-docs \
+	api-check install install-files uninstall deb dist arm64 arm64-check debian13 debian13-keyring debian-source apt-repo \
+	package-check repro-check clean
 
 all: release
 
@@ -77,16 +78,17 @@ run:
 ## end to end, reliability, the library) against each of $(PROVIDERS), then the Ansible
 ## collection (scripts/test-ansible.sh), the API check, the package check on Debian 12 and 13
 ## (make dist builds both architectures), the arm64 binary and package under qemu-user (make
-## arm64-check) and the build by Debian 13's Swift with the unit tests (make debian13).
+## arm64-check), the build by Debian 13's Swift with the unit tests (make debian13) and the
+## Debian source package (make debian-source).
 PROVIDERS ?= kwallet keepassxc
 PROVIDER_SUITES = SecretServiceStoreTests|EndToEndTests|ReliabilityTests|CollectionTests|LibraryKeyringTests
 test:
 	@scripts/install-deps.sh test
-	@# The Debian 13 root and the arm64 sysroot (mmdebstrap: downloads and unpacking) are made
-	@# in the background while Swift compiles; the test tiers wait for them, so that no timed
-	@# test shares the machine with them.
-	@mkdir -p .build && { flock .build/debian13-prepare.lock scripts/cross-arm64.sh prepare \
-		>.build/debian13-prepare.log 2>&1 & }
+	@# The Debian 13 root, the arm64 sysroot and the Debian source package's build and test
+	@# roots (mmdebstrap: downloads and unpacking) are made in the background while Swift
+	@# compiles; the test tiers wait for them, so that no timed test shares the machine with them.
+	@mkdir -p .build && { flock .build/debian13-prepare.lock sh -c \
+		'scripts/cross-arm64.sh prepare && scripts/debian-source.sh prepare' >.build/debian13-prepare.log 2>&1 & }
 	$(SWIFT) build --build-tests
 	@# SwiftPM 6.3 keeps the build plan of a path dependency (debug.yaml) when files are added
 	@# to it, and then compiles this package's sources from the old list: plan afresh.
@@ -115,6 +117,8 @@ test:
 	@$(MAKE) --no-print-directory arm64-check
 	@echo "== keyid and its tests built by Debian 13's Swift, and the unit tests run there"
 	@$(MAKE) --no-print-directory debian13
+	@echo "== the Debian source package: built twice by Debian 13's Swift, lintian, autopkgtest, upgrades"
+	@$(MAKE) --no-print-directory debian-source
 
 ## make check: the fast loop, the unit and in-process command tests (KeyIDKitTests): no
 ## packages to install, no keyring, well under a minute after the build.
@@ -280,11 +284,15 @@ deb: release
 	@$(PACKAGE) deb
 
 ## make dist: the .deb, .build/dist/keyid-VERSION-x86_64-linux-gnu.tar.gz, the Ansible collection
-## .build/dist/keyid-core-VERSION.tar.gz (ansible-galaxy collection build), the arm64 .deb and
+## .build/dist/keyid-core-VERSION.tar.gz (ansible-galaxy collection build), the source release
+## .build/dist/keyid-VERSION.tar.gz (git archive of the commit, debian/ left out: the Debian source
+## package's orig tarball) with its signature keyid-VERSION.tar.gz.asc by RELEASE_KEY (a key in
+## gpg's keyring; without one, a key made for the run), the arm64 .deb and
 ## .build/dist/keyid-VERSION-aarch64-linux-gnu.tar.gz (from make arm64), and SHA256SUMS.
+RELEASE_KEY ?=
 dist: release arm64
 	@scripts/install-deps.sh package
-	@$(PACKAGE) dist
+	@RELEASE_KEY="$(RELEASE_KEY)" $(PACKAGE) dist
 	@KEYID_ARCH=arm64 DEB_REVISION=$(DEB_REVISION) scripts/package.sh dist
 
 ## make arm64: keyid for aarch64 in .build/arm64/keyid, cross-compiled in a Debian 13 root by
@@ -330,6 +338,18 @@ debian13:
 debian13-keyring:
 	@scripts/install-deps.sh package
 	scripts/debian13-test.sh --keyring '$(PROVIDER_SUITES)' '$(PROVIDERS)'
+
+## make debian-source: the Debian source package in debian/, made from the source release tarball
+## and built by Debian 13's own Swift with dpkg-buildpackage, in a Debian 13 root of only
+## build-essential and the Build-Depends, as a user without a home, without a network; built
+## again (nocheck, another user and host) and compared byte for byte; nostrip and parallel=N
+## checked; the binary's hardening and its -dbgsym package; Debian 13's lintian --pedantic; the
+## autopkgtests (debian/tests) against the .deb; and the upgrade from the previous release and
+## from make deb's package to it and back, in a fresh Debian 13 root (scripts/debian-source.sh,
+## as root; its roots cached in .build/debian-source, what it built in .build/debian-source/out).
+debian-source: deb
+	@scripts/install-deps.sh package
+	DEB_REVISION=$(DEB_REVISION) scripts/debian-source.sh
 
 ## make apt-repo: a signed apt repository in .build/apt-repo of the previous release's .deb and
 ## this one (scripts/apt-repo.sh: apt-ftparchive and gpg), signed with APT_REPO_KEY, a key in

@@ -2,7 +2,11 @@
 # Package the release binary for machines without a Swift toolchain.
 #   package.sh deb    .build/dist/keyid_VERSION-REVISION_amd64.deb
 #   package.sh dist   the .deb, .build/dist/keyid-VERSION-x86_64-linux-gnu.tar.gz, the Ansible
-#                     collection .build/dist/keyid-core-VERSION.tar.gz and .build/dist/SHA256SUMS
+#                     collection .build/dist/keyid-core-VERSION.tar.gz, the source release
+#                     .build/dist/keyid-VERSION.tar.gz with its signature keyid-VERSION.tar.gz.asc,
+#                     and .build/dist/SHA256SUMS
+#   package.sh source .build/package/source/keyid-VERSION.tar.gz alone, unsigned: the same bytes
+#                     as dist's, for make debian-source, which leaves .build/dist alone
 # With KEYID_ARCH=arm64, the aarch64 binary scripts/cross-arm64.sh built, stripped, and the
 # Depends it computed (.build/arm64/keyid, .build/arm64/depends): keyid_VERSION-REVISION_arm64.deb
 # and, for dist, keyid-VERSION-aarch64-linux-gnu.tar.gz; SHA256SUMS then lists both architectures.
@@ -17,8 +21,8 @@ set -eu
 cd "$(dirname "$0")/.."
 
 case ${1:-} in
-    deb | dist) what=$1 ;;
-    *) echo "usage: package.sh deb|dist" >&2; exit 2 ;;
+    deb | dist | source) what=$1 ;;
+    *) echo "usage: package.sh deb|dist|source" >&2; exit 2 ;;
 esac
 
 arch=${KEYID_ARCH:-amd64}
@@ -44,10 +48,63 @@ if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
 fi
 export SOURCE_DATE_EPOCH
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+mkdir -p "$dist" "$work"
+
+# The source release, keyid-VERSION.tar.gz: git archive of the checked-out commit, in one folder
+# keyid-VERSION/, every file's time the commit's, compressed by gzip -9n, so the same bytes
+# wherever the commit is checked out. .gitattributes leaves debian/ out: the tarball is the
+# Debian source package's orig tarball as it is, and debian/ the package's own (make
+# debian-source).
+#   build_source DIR    writes DIR/keyid-VERSION.tar.gz and prints its path
+build_source() {
+    name=keyid-$upstream
+    mkdir -p "$1"
+    rm -f "$1/$name.tar.gz" "$1/$name.tar.gz.asc"
+    if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+        echo "package.sh: $name.tar.gz is commit $commit's: uncommitted changes are not in it" >&2
+    fi
+    git archive --format=tar --prefix="$name/" --output="$work/$name.tar" HEAD || fail "git archive failed"
+    gzip -9n <"$work/$name.tar" >"$1/$name.tar.gz"
+    rm -f "$work/$name.tar"
+    echo "$1/$name.tar.gz"
+}
+
+# sign_source TARBALL: TARBALL.asc, its detached signature, by RELEASE_KEY (a fingerprint or user
+# ID of a secret key in gpg's keyring, GNUPGHOME for another, as make apt-repo's APT_REPO_KEY).
+# Without one, by a key made for this run, whose public key is left in
+# .build/throwaway-key/public.asc: a signature that shows the steps work (CI's case), not one a
+# user can check a release with.
+sign_source() {
+    signed=$1 throwaway=
+    if [ -n "${RELEASE_KEY:-}" ]; then
+        key=$RELEASE_KEY
+    else
+        throwaway=$PWD/.build/throwaway-key
+        rm -rf "$throwaway"
+        mkdir -m 0700 "$throwaway"
+        GNUPGHOME=$throwaway
+        export GNUPGHOME
+        gpg --batch --quiet --passphrase '' --quick-gen-key "keyid throwaway signing key <throwaway@keyid.invalid>" \
+            ed25519 sign 1d 2>/dev/null || fail "gpg cannot make a key"
+        key=$(gpg --batch --with-colons --list-secret-keys 2>/dev/null | awk -F: '$1 == "fpr" { print $10; exit }')
+        gpg --batch --quiet --armor --export "$key" >"$throwaway/public.asc" 2>/dev/null
+        echo "package.sh: no RELEASE_KEY: ${signed##*/}.asc is signed by a key made for this run ($key), not by the release key" >&2
+    fi
+    gpg --batch --quiet --yes --local-user "$key" --armor --detach-sign --output "$signed.asc" "$signed" 2>/dev/null ||
+        fail "gpg cannot sign $signed with $key"
+    gpg --batch --quiet --verify "$signed.asc" "$signed" 2>/dev/null || fail "$signed.asc does not verify"
+    # The agent gpg started for the key made here goes with it.
+    [ -z "$throwaway" ] || gpgconf --kill all
+}
+
+if [ "$what" = source ]; then
+    build_source "$work/source"
+    exit 0
+fi
 
 [ -x "$binary" ] || fail "no release binary at $binary (make release)"
 readelf -h "$binary" | grep -q "Machine:.*$machine" || fail "$binary is not an $machine binary"
-mkdir -p "$dist" "$work"
+mkdir -p "$work"
 if [ "$arch" = arm64 ]; then
     # Built, stripped and given its Depends in the Debian 13 root (scripts/cross-arm64.sh), where
     # dpkg-shlibdeps reads the arm64 libraries' symbols files; scripts/test-arm64.sh runs it.
@@ -208,8 +265,11 @@ case $what in
         tarball=$(build_tarball)
         if [ "$arch" = amd64 ]; then
             collection=$(build_collection)
-            (cd "$dist" && sha256sum "${tarball##*/}" "${deb##*/}" "${collection##*/}" >SHA256SUMS)
-            printf '%s\n' "$deb" "$tarball" "$collection" "$dist/SHA256SUMS"
+            source=$(build_source "$dist")
+            # (In a subshell: the key made for the run sets GNUPGHOME.)
+            (sign_source "$source") || exit 1
+            (cd "$dist" && sha256sum "${tarball##*/}" "${deb##*/}" "${collection##*/}" "${source##*/}" >SHA256SUMS)
+            printf '%s\n' "$deb" "$tarball" "$collection" "$source" "$source.asc" "$dist/SHA256SUMS"
         else
             # Added to the amd64 dist's sums (the Makefile makes that first).
             [ -f "$dist/SHA256SUMS" ] || fail "no $dist/SHA256SUMS: make the amd64 dist first"
