@@ -198,11 +198,12 @@ public final class DeviceIDs: Sendable {
         state.withLock { (opened: inout OpenedOnce) in opened.signals.available }
     }
 
-    /// Runs `body` with the store, one call at a time.
+    /// Runs `body` with the store, one call at a time, as one operation of the store.
     func inspect(_ body: (any SecretStore) -> Void) throws(KeyIDError) {
         try refuseAfterFork()
         try state.withLock { (opened: inout OpenedOnce) throws(KeyIDError) in
             _ = try opened.useCases()
+            opened.store?.beginOperation()
             if let store = opened.store { body(store) }
         }
     }
