@@ -15,10 +15,12 @@ extension LibSecretConnection {
     /// talking to, when given (if another process owns the Secret Service's name now, nothing is
     /// sent), else the name's owner now, which ``addressedOwner`` keeps. A request that fails is a
     /// failure among the results; requests not answered in time are abandoned with this
-    /// connection, and thrown as timed out.
-    func perform(_ requests: [SecretServiceRequest], pinnedTo pinned: String?, until deadline: MonotonicInstant)
-        throws(SecretServiceFailure) -> [SecretServiceReply]
-    {
+    /// connection, and thrown as timed out. `sending` is called once every check has passed,
+    /// just before the requests go out: a failure thrown without it sent none of them.
+    func perform(
+        _ requests: [SecretServiceRequest], pinnedTo pinned: String?, until deadline: MonotonicInstant,
+        sending: () -> Void
+    ) throws(SecretServiceFailure) -> [SecretServiceReply] {
         let operation = requests.first?.operation ?? Self.connectOperation
         guard isOpen else {
             throw SecretServiceFailure(
@@ -47,6 +49,11 @@ extension LibSecretConnection {
                 introducedOwner = providerOwner
             }
             addressedOwner = providerOwner
+            // A change goes to a provider by its unique name, or nowhere; and not with the time
+            // the waits above took left at nothing.
+            if addressedOwner == nil, requests.contains(where: \.changes) { throw .providerLeft(operation) }
+            guard deadline > .now else { throw SecretServiceFailure.timedOut(operation, timeout: timeout) }
+            sending()
             return try complete(requests, until: deadline)
         }
     }

@@ -105,15 +105,19 @@ extension SecretServiceStore {
     /// the operation sent a change, a failure that leaves it unconfirmed says so.
     func requests(_ calls: [SecretServiceRequest]) throws(KeyIDError) -> [SecretServiceReply] {
         let connection = try connection()
-        if calls.contains(where: \.changes) {
-            if !changed { changing?() }
-            changed = true
-        }
-        sentInOperation = true
+        let changes = calls.contains(where: \.changes)
         let replies: [SecretServiceReply]
         do throws(SecretServiceFailure) {
             defer { if pinnedOwner == nil { pinnedOwner = connection.addressedOwner } }
-            replies = try connection.perform(calls, pinnedTo: pinnedOwner, until: operationDeadline)
+            // Marked only once the requests go out: a batch refused before (the provider
+            // replaced, the deadline passed) changed nothing, and the operation may run again.
+            replies = try connection.perform(calls, pinnedTo: pinnedOwner, until: operationDeadline) {
+                sentInOperation = true
+                if changes {
+                    if !changed { changing?() }
+                    changed = true
+                }
+            }
         } catch {
             throw (changed && error.leavesDoubt ? error.unconfirmed : error).outcome
         }
