@@ -121,7 +121,7 @@ static gboolean keyid_gdbus_thread_listed(void) {
     if (tasks < 0)
         return FALSE;
     gboolean found = FALSE;
-    char entries[2048];
+    char entries[2048] __attribute__((aligned(8))); /* read as struct keyid_entry */
     for (long size; !found && (size = syscall(SYS_getdents64, tasks, entries, sizeof entries)) > 0;) {
         for (long at = 0; !found && at < size;) {
             const struct keyid_entry *entry = (const void *)(entries + at);

@@ -97,7 +97,7 @@ package enum KeyIDCommand {
         if context.usesWatchdog {
             let deadline = DeadlineMessage(settings)
             onPrompt = { waiting in deadline.update(prompting: waiting) }
-            onChange = { deadline.update(changed: true) }
+            onChange = { deadline.markChanged() }
         }
         let ids = try context.deviceIDs(
             settings, host: subcommand == .doctor ? .keyidDoctor : .keyidCommand, onPrompt: onPrompt,
@@ -139,9 +139,19 @@ package enum KeyIDCommand {
 
         init(_ settings: Settings) { (timeout, backend) = (settings.timeout, settings.backend) }
 
-        func update(prompting waiting: Bool? = nil, changed change: Bool? = nil) {
-            if let waiting { prompting.store(waiting, ordering: .relaxed) }
-            if let change { changed.store(change, ordering: .relaxed) }
+        /// The run waits for a prompt (`true`) or no longer (`false`).
+        func update(prompting waiting: Bool) {
+            prompting.store(waiting, ordering: .relaxed)
+            render()
+        }
+
+        /// The run sent a change.
+        func markChanged() {
+            changed.store(true, ordering: .relaxed)
+            render()
+        }
+
+        private func render() {
             let message =
                 prompting.load(ordering: .relaxed)
                 ? promptTimeoutMessage(timeout) : timeoutMessage(timeout, backend)

@@ -145,14 +145,13 @@ extension SecretServiceFailure {
     /// After a change, a failure that left it unconfirmed is a timeout (exit 6) or the failure
     /// itself (exit 8), never "no Secret Service": a provider may be there, holding the change.
     var outcome: KeyIDError {
-        if afterChange {
-            guard isTimeout else { return .keyring(self) }
-            return .timedOut("the Secret Service did not answer in time (\(operation): \(message))" + Self.unconfirmed)
+        if isTimeout {
+            return .timedOut(
+                "the Secret Service did not answer in time (\(operation): \(message))"
+                    + (afterChange ? Self.unconfirmed : ""))
         }
+        if afterChange { return .keyring(self) }
         switch (domain, code) {
-        case (GErrorCode.ioDomain, GErrorCode.ioTimedOut), (GErrorCode.dbusDomain, GErrorCode.dbusTimeout),
-            (GErrorCode.dbusDomain, GErrorCode.dbusTimedOut):
-            return .timedOut("the Secret Service did not answer in time (\(operation): \(message))")
         case (GErrorCode.ioDomain, GErrorCode.ioFailed), (GErrorCode.ioDomain, GErrorCode.ioNotFound),
             (GErrorCode.ioDomain, GErrorCode.ioInvalidArgument), (GErrorCode.ioDomain, GErrorCode.ioPermissionDenied),
             (GErrorCode.ioDomain, GErrorCode.ioConnectionRefused), (GErrorCode.dbusDomain, GErrorCode.dbusBadAddress),
