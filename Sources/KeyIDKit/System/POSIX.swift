@@ -138,7 +138,11 @@ enum POSIX {
     /// Whether this is Windows Subsystem for Linux (its kernel names Microsoft).
     static var isWSL: Bool {
         guard let bytes = try? readFile("/proc/sys/kernel/osrelease", limit: 256) else { return false }
-        return String(decoding: bytes, as: UTF8.self).lowercased().contains("microsoft")
+        // Compared byte by byte: a `String.contains` would link the string-processing module.
+        let lowered = bytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+        let name = Array("microsoft".utf8)
+        guard lowered.count >= name.count else { return false }
+        return (0...(lowered.count - name.count)).contains { lowered[$0..<($0 + name.count)].elementsEqual(name) }
     }
 }
 
