@@ -87,7 +87,7 @@ public struct DeviceID: Hashable, Sendable {
         case .urn: return "urn:uuid:" + formatted(.uuid)
         case .upper: return formatted(.uuid).uppercased()
         case .hex: return Hex.string(bytes)
-        case .uuid: return [0..<4, 4..<6, 6..<8, 8..<10, 10..<16].map { Hex.string(bytes[$0]) }.joined(separator: "-")
+        case .uuid: return Hex.string(bytes, dashesBefore: 1 << 4 | 1 << 6 | 1 << 8 | 1 << 10)
         }
     }
 
@@ -136,11 +136,26 @@ public enum IDFormat: String, CaseIterable, Sendable {
 
 /// Lowercase hexadecimal, both ways.
 enum Hex {
-    private static let digits = Array("0123456789abcdef".utf8)
+    /// Two lowercase digits per byte, and a dash before each byte whose index is a bit set in
+    /// `dashes`. (Written into one buffer: an ID is formatted on every run.)
+    static func string(_ bytes: some Collection<UInt8>, dashesBefore dashes: UInt64 = 0) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2 + dashes.nonzeroBitCount) { buffer in
+            var count = 0
+            for (index, byte) in bytes.enumerated() {
+                if index < 64, dashes & 1 << index != 0 {
+                    buffer[count] = UInt8(ascii: "-")
+                    count += 1
+                }
+                buffer[count] = digit(byte >> 4)
+                buffer[count + 1] = digit(byte & 0x0F)
+                count += 2
+            }
+            return count
+        }
+    }
 
-    /// Two lowercase digits per byte.
-    static func string(_ bytes: some Sequence<UInt8>) -> String {
-        String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0F)]] }, as: UTF8.self)
+    private static func digit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     /// The value of one hex digit, in either case.

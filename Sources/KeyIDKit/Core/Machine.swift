@@ -57,7 +57,7 @@ public enum MachineSignal: String, CaseIterable, Sendable {
 
     /// The signals named in a sentence: "the cloud instance and the product UUID differ".
     package static func differ(_ signals: [MachineSignal]) -> String {
-        DisplayText.listed(signals.map(\.description)) + (signals.count == 1 ? " differs" : " differ")
+        DisplayText.listed(signals.map { $0.description }) + (signals.count == 1 ? " differs" : " differ")
     }
 }
 
@@ -108,7 +108,10 @@ package protocol Machine {
 package final class MachineSignals {
     private let machine: any Machine
     private let machineIDFile: String
-    private var readMachineID: Result<MachineID, KeyIDError>?
+    /// The machine ID once read, or why it could not be (two fields, not a `Result`: the
+    /// runtime builds a generic type's metadata on its first use, which a run pays for).
+    private var readMachineID: MachineID?
+    private var machineIDError: KeyIDError?
     private var values: [MachineSignal: [UInt8]?] = [:]
 
     package init(_ machine: any Machine, machineIDFile: String = MachineID.defaultPath) {
@@ -121,14 +124,16 @@ package final class MachineSignals {
 
     /// The machine ID, read on first use; throws what reading it threw, every time.
     package func machineID() throws(KeyIDError) -> MachineID {
-        if readMachineID == nil {
-            do throws(KeyIDError) {
-                readMachineID = .success(try machine.machineID(at: machineIDFile))
-            } catch {
-                readMachineID = .failure(error)
-            }
+        if let readMachineID { return readMachineID }
+        if let machineIDError { throw machineIDError }
+        do throws(KeyIDError) {
+            let read = try machine.machineID(at: machineIDFile)
+            readMachineID = read
+            return read
+        } catch {
+            machineIDError = error
+            throw error
         }
-        return try readMachineID!.get()
     }
 
     /// The raw value of a signal other than the machine ID, read on first use; `nil` when it

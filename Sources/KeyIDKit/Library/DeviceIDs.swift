@@ -84,7 +84,7 @@ public final class DeviceIDs: Sendable {
     public convenience init(backend: Backend = .secretService, options: Options = Options()) throws(KeyIDError) {
         // The session's variables as they are now: later changes to the process environment
         // (or another thread's setenv) do not reach the instance.
-        let environment = ProcessEnvironment.snapshot(of: SystemVariable.allCases.map(\.rawValue))
+        let environment = ProcessEnvironment.snapshot(of: SystemVariable.allCases.map { $0.rawValue })
         try self.init(backend: backend, options: options, dependencies: .system(environment))
     }
 

@@ -80,7 +80,14 @@ package struct SessionBus: Equatable, Sendable {
     /// Whether an address asks for a bus to be started (an `autolaunch:` entry, which GLib's
     /// clients would follow); keyid refuses it.
     package static func autolaunches(_ address: String) -> Bool {
-        address.split(separator: ";").contains { $0.hasPrefix("autolaunch:") }
+        // Each entry follows the start or a `;` (compared as bytes: a split would build
+        // substrings on every run).
+        let bytes = Array(address.utf8)
+        let prefix = Array("autolaunch:".utf8)
+        for start in bytes.indices where start == 0 || bytes[start - 1] == UInt8(ascii: ";") {
+            if bytes[start...].starts(with: prefix) { return true }
+        }
+        return false
     }
 }
 

@@ -49,19 +49,20 @@ package enum Watchdog {
     }
 
     /// Replaces the message an expiry writes, leaving the deadline as it is. The message is
-    /// one allocation, its length first, published with one atomic store; an old one stays
-    /// allocated (in ``messages``), since the signal handler may be reading it (a run replaces
-    /// it at most a few times).
+    /// one allocation, the previous message's address and its own length first, published
+    /// with one atomic store; an old one stays allocated (reachable from the new one), since the
+    /// signal handler may be reading it (a run replaces it at most a few times).
     package static func update(message: String) {
-        let bytes = Array(message.utf8)
-        let buffer = UnsafeMutableRawPointer.allocate(
-            byteCount: MemoryLayout<Int>.size + bytes.count, alignment: MemoryLayout<Int>.alignment)
-        buffer.storeBytes(of: bytes.count, as: Int.self)
-        bytes.withUnsafeBytes {
-            (buffer + MemoryLayout<Int>.size).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+        var message = message
+        message.withUTF8 { bytes in
+            let header = 2 * MemoryLayout<Int>.size
+            let buffer = UnsafeMutableRawPointer.allocate(
+                byteCount: header + bytes.count, alignment: MemoryLayout<Int>.alignment)
+            buffer.storeBytes(of: expiryMessage.load(ordering: .sequentiallyConsistent), as: Int.self)
+            buffer.storeBytes(of: bytes.count, toByteOffset: MemoryLayout<Int>.size, as: Int.self)
+            if let base = bytes.baseAddress { (buffer + header).copyMemory(from: base, byteCount: bytes.count) }
+            expiryMessage.store(Int(bitPattern: buffer), ordering: .sequentiallyConsistent)
         }
-        messages.append(buffer)
-        expiryMessage.store(Int(bitPattern: buffer), ordering: .sequentiallyConsistent)
     }
 
     /// Disarms the deadline. Returns false when it has already passed: the expiry then owns
@@ -88,8 +89,6 @@ package enum Watchdog {
     /// The SIGKILL timer, created on first use. (Its handle may be null: glibc's handle is
     /// the kernel's timer number, and the first is 0.)
     nonisolated(unsafe) private static var backstop: timer_t?
-    /// Every message rendered this run: kept, never freed, while the handler may read one.
-    nonisolated(unsafe) private static var messages: [UnsafeMutableRawPointer] = []
     nonisolated(unsafe) private static var hasBackstop = false
 }
 
@@ -98,8 +97,8 @@ private func expire() {
     guard claimed.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged
     else { return }
     if let message = UnsafeMutableRawPointer(bitPattern: expiryMessage.load(ordering: .sequentiallyConsistent)) {
-        let count = message.load(as: Int.self)
-        let base = message + MemoryLayout<Int>.size
+        let count = message.load(fromByteOffset: MemoryLayout<Int>.size, as: Int.self)
+        let base = message + 2 * MemoryLayout<Int>.size
         var offset = 0
         while offset < count {
             let written = write(2, base + offset, count - offset)
@@ -117,8 +116,8 @@ private func expire() {
 
 /// Set by whichever comes first, ``Watchdog/finish()`` or the expiry.
 private let claimed = Atomic<Bool>(false)
-/// Where what an expiry writes is (its address, as an integer): its length (an `Int`), then
-/// its bytes.
+/// Where what an expiry writes is (its address, as an integer): the previous message's address
+/// (0 for none), its length (each an `Int`), then its bytes.
 private let expiryMessage = Atomic<Int>(0)
 // Read in the signal handler: no exclusivity checks there (they call into the runtime).
 @exclusivity(unchecked) nonisolated(unsafe) private var expiryStatus: Int32 = 0

@@ -68,7 +68,7 @@ indirect enum DBusValue: Equatable, Sendable {
     static func stringDictionary(_ dictionary: [String: String]) -> DBusValue {
         .array(
             elementType: "{ss}",
-            dictionary.sorted { $0.key < $1.key }.map { .dictEntry(.string($0.key), .string($0.value)) })
+            dictionary.keys.sorted().map { .dictEntry(.string($0), .string(dictionary[$0] ?? "")) })
     }
 
     /// The `(oayays)` secret struct of a plain session.

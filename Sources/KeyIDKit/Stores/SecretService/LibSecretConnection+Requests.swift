@@ -51,7 +51,7 @@ extension LibSecretConnection {
             addressedOwner = providerOwner
             // A change goes to a provider by its unique name, or nowhere; and not with the time
             // the waits above took left at nothing.
-            if addressedOwner == nil, requests.contains(where: \.changes) { throw .providerLeft(operation) }
+            if addressedOwner == nil, requests.contains(where: { $0.changes }) { throw .providerLeft(operation) }
             guard deadline > .now else { throw SecretServiceFailure.timedOut(operation, timeout: timeout) }
             sending()
             return try complete(requests, until: deadline)
@@ -63,22 +63,30 @@ extension LibSecretConnection {
     private func complete(_ requests: [SecretServiceRequest], until deadline: MonotonicInstant)
         throws(SecretServiceFailure) -> [SecretServiceReply]
     {
-        let encoded = requests.map(Self.parameters(of:))
-        let milliseconds = Self.milliseconds(until: deadline)
-        let started = zip(requests, encoded).map { request, parameters in
+        // One slot a request, holding its arguments until it starts and then its completion
+        // (or why it could not start).
+        var slots: [Slot] = []
+        slots.reserveCapacity(requests.count)
+        for request in requests {
             let slot = Slot()
-            let problem = start(request, slot, timeout: milliseconds, parameters: parameters)
-            return (request: request, slot: problem == nil ? slot : nil, failure: problem)
+            slot.parameters = Self.parameters(of: request)
+            slots.append(slot)
         }
-        let slots = started.compactMap(\.slot)
+        let milliseconds = Self.milliseconds(until: deadline)
+        for (request, slot) in zip(requests, slots) {
+            slot.refusal = start(request, slot, timeout: milliseconds, parameters: slot.parameters)
+            slot.parameters = nil
+        }
         guard Self.wait(for: slots, in: context, until: deadline) else {
             abandon(slots)
             throw SecretServiceFailure.timedOut(requests.first?.operation ?? "call", timeout: timeout)
         }
-        return started.map { request, slot, problem in
-            if let problem { return .failure(problem) }
-            return finish(request, slot!)
+        var replies: [SecretServiceReply] = []
+        replies.reserveCapacity(requests.count)
+        for (request, slot) in zip(requests, slots) {
+            replies.append(slot.refusal.map { .failure($0) } ?? finish(request, slot))
         }
+        return replies
     }
 
     /// A request's arguments as the floating GVariant its call takes; `nil` for a prompt, or

@@ -213,20 +213,24 @@ final class LibSecretConnection {
     func abandon(_ slots: [Slot]) {
         guard !abandoned else { return }
         abandoned = true
-        outstanding = slots.filter { $0.result == nil }
+        outstanding = slots.filter { $0.isWaitedFor }
         g_dbus_connection_close(connection, nil, nil, nil)
-        Self.abandonedConnections.withLock { $0.append(self) }
+        Self.leftBehind.withLock { $0.connections.append(self) }
     }
 
-    /// Abandoned connections whose requests have not all ended yet (none in a child made by
-    /// fork: they are the parent's).
-    private static let abandonedConnections = ThreadLock<[LibSecretConnection]>([]) { _ in [] }
-    /// Closes that did not complete in their bound, each with a reference to its context.
-    private static let unfinishedCloses = ThreadLock<[OpaquePointer]>([]) { _ in [] }
+    /// What connections left behind (none in a child made by fork: it is the parent's), under
+    /// one lock: one generic type whose metadata a run builds.
+    private struct LeftBehind {
+        /// Abandoned connections whose requests have not all ended yet.
+        var connections: [LibSecretConnection] = []
+        /// Closes that did not complete in their bound, each with a reference to its context.
+        var closes: [OpaquePointer] = []
+    }
+    private static let leftBehind = ThreadLock(LeftBehind()) { _ in LeftBehind() }
 
     /// Keeps a close that is still to complete (``drain(_:until:)`` waits for it).
     private static func finishLater(_ close: OpaquePointer?) {
-        if let close { unfinishedCloses.withLock { $0.append(close) } }
+        if let close { leftBehind.withLock { $0.closes.append(close) } }
     }
 
     /// Dispatches what is ready in `context` and in the contexts of abandoned connections,
@@ -237,9 +241,9 @@ final class LibSecretConnection {
         keyid_context_dispatch(context, 1000)
         // Taken out of the list while they are iterated, so that no lock is held meanwhile and
         // two threads never iterate the same context.
-        let waiting = abandonedConnections.withLock { connections in
-            defer { connections = [] }
-            return connections
+        let (waiting, closes) = leftBehind.withLock { left in
+            defer { left = LeftBehind() }
+            return (left.connections, left.closes)
         }
         var still: [LibSecretConnection] = []
         for connection in waiting {
@@ -253,13 +257,13 @@ final class LibSecretConnection {
                 connection.close(waitingAtMost: deadline > .now ? min(1000, UInt32(milliseconds(until: deadline))) : 0)
             }
         }
-        if !still.isEmpty { abandonedConnections.withLock { $0 += still } }
-        let closes = unfinishedCloses.withLock { closes in
-            defer { closes = [] }
-            return closes
-        }
         let open = closes.filter { keyid_pending_wait($0, 0) == 0 }
-        if !open.isEmpty { unfinishedCloses.withLock { $0 += open } }
+        if !still.isEmpty || !open.isEmpty {
+            leftBehind.withLock { left in
+                left.connections += still
+                left.closes += open
+            }
+        }
     }
 
     /// Starts `request` with its arguments `parameters` (``parameters(of:)``; `nil`: they could
@@ -328,6 +332,16 @@ final class LibSecretConnection {
     /// Where a request's completion lands: its `GAsyncResult`, one reference of its own.
     final class Slot {
         var result: OpaquePointer?
+        /// The request's arguments, encoded, until it starts.
+        var parameters: OpaquePointer?
+        /// Why the request could not start; then it has no result to wait for.
+        var refusal: SecretServiceFailure? {
+            didSet { refused = refusal != nil }
+        }
+        private var refused = false
+
+        /// Whether the request is still to complete.
+        var isWaitedFor: Bool { result == nil && !refused }
 
         deinit {
             if let result { g_object_unref(UnsafeMutableRawPointer(result)) }
@@ -347,7 +361,7 @@ final class LibSecretConnection {
 
     /// Iterates `context` until every slot holds its result (true) or `deadline` passes.
     static func wait(for slots: [Slot], in context: OpaquePointer, until deadline: MonotonicInstant) -> Bool {
-        while slots.contains(where: { $0.result == nil }) {
+        while slots.contains(where: { $0.isWaitedFor }) {
             guard deadline > .now else { return false }
             keyid_context_iterate_until(context, guint(milliseconds(until: deadline)))
         }
@@ -377,34 +391,34 @@ final class LibSecretConnection {
         case .bytes(let bytes):
             return bytes.withUnsafeBytes { keyid_variant_bytes($0.baseAddress, gsize($0.count)) }
         case .array(let elementType, let values):
-            guard let type = keyid_variant_type_new(elementType) else { return nil }
-            defer { g_variant_type_free(type) }
-            return encodeAll(values) { children in
-                g_variant_new_array(type, children.baseAddress, gsize(children.count))
-            }
+            return encodeAll(values, as: "a" + elementType)
         case .dictEntry(let key, let value):
-            return encodeAll([key, value]) { pair in g_variant_new_dict_entry(pair[0], pair[1]) }
+            return encodeAll([key, value], as: "{?*}")
         case .variant(let inner):
             return encode(inner).map { g_variant_new_variant($0) }
         case .tuple(let values):
-            return encodeAll(values) { children in g_variant_new_tuple(children.baseAddress, gsize(children.count)) }
+            return encodeAll(values, as: "r")
         case .uint32, .uint64, .other:
             // Values keyid only ever receives.
             return nil
         }
     }
 
-    /// Encodes `values` and hands them to `make`; `nil` (with none of them leaked) when one
-    /// cannot be encoded.
-    private static func encodeAll(
-        _ values: [DBusValue], _ make: (UnsafeBufferPointer<OpaquePointer?>) -> OpaquePointer?
-    ) -> OpaquePointer? {
-        let children = values.map(encode)
-        guard children.allSatisfy({ $0 != nil }) else {
-            for case let child? in children { g_variant_unref(g_variant_ref_sink(child)) }
-            return nil
+    /// `values` encoded as the children of a container of the GVariant type `type`; `nil` (with
+    /// none of them leaked) when the type is not one, or a value cannot be encoded.
+    private static func encodeAll(_ values: [DBusValue], as type: String) -> OpaquePointer? {
+        guard let variantType = keyid_variant_type_new(type) else { return nil }
+        defer { g_variant_type_free(variantType) }
+        var builder = GVariantBuilder()
+        g_variant_builder_init(&builder, variantType)
+        for value in values {
+            guard let child = encode(value) else {
+                g_variant_builder_clear(&builder)
+                return nil
+            }
+            g_variant_builder_add_value(&builder, child)
         }
-        return children.withUnsafeBufferPointer(make)
+        return g_variant_builder_end(&builder)
     }
 
     /// The Swift value of a GVariant.

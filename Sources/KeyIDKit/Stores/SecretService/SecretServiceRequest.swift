@@ -1,5 +1,25 @@
 /// What a request to the Secret Service completed with: its reply's values, or why it failed.
-typealias SecretServiceReply = Result<[DBusValue], SecretServiceFailure>
+/// An enum of its own rather than a `Result`: the runtime builds a generic type's metadata, and
+/// looks up its `Error` conformance, on first use, which every run would pay for.
+enum SecretServiceReply {
+    case success([DBusValue])
+    case failure(SecretServiceFailure)
+
+    /// The reply's values; a failure is thrown as the outcome users see
+    /// (``SecretServiceFailure/outcome``).
+    func reported() throws(KeyIDError) -> [DBusValue] {
+        switch self {
+        case .success(let values): return values
+        case .failure(let failure): throw failure.outcome
+        }
+    }
+
+    /// The reply with its failure, if any, replaced by `transform`'s.
+    func mapFailure(_ transform: (SecretServiceFailure) -> SecretServiceFailure) -> SecretServiceReply {
+        guard case .failure(let failure) = self else { return self }
+        return .failure(transform(failure))
+    }
+}
 
 /// One request to the Secret Service, as ``LibSecretConnection`` runs it: a method call
 /// through GDBus, or one of libsecret's own calls. Each completes with the values its D-Bus
@@ -23,7 +43,8 @@ enum SecretServiceRequest: Equatable, Sendable {
     var operation: String {
         switch self {
         case .method(let call): return call.operation
-        case .searchItems, .readAlias: return serviceCall?.operation ?? ""
+        case .searchItems: return SecretServiceStore.serviceInterface + ".SearchItems"
+        case .readAlias: return SecretServiceStore.serviceInterface + ".ReadAlias"
         case .prompt: return "org.freedesktop.Secret.Prompt.Prompt"
         }
     }

@@ -102,7 +102,7 @@ extension SecretServiceStore {
             path, Self.collectionInterface, "SearchItems",
             [.stringDictionary(Dictionary(wanted, uniquingKeysWith: { _, last in last }))], replyType: "(ao)")
         guard case .array(_, let found)? = reply.first else { return [] }
-        return found.compactMap(\.text)
+        return found.compactMap { $0.text }
     }
 
     /// One property of an object of the Secret Service, unboxed from its variant.

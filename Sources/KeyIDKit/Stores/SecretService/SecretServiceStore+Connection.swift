@@ -105,7 +105,7 @@ extension SecretServiceStore {
     /// the operation sent a change, a failure that leaves it unconfirmed says so.
     func requests(_ calls: [SecretServiceRequest]) throws(KeyIDError) -> [SecretServiceReply] {
         let connection = try connection()
-        let changes = calls.contains(where: \.changes)
+        let changes = calls.contains { $0.changes }
         let replies: [SecretServiceReply]
         do throws(SecretServiceFailure) {
             defer { if pinnedOwner == nil { pinnedOwner = connection.addressedOwner } }
@@ -122,7 +122,7 @@ extension SecretServiceStore {
             throw (changed && error.leavesDoubt ? error.unconfirmed : error).outcome
         }
         guard changed else { return replies }
-        return replies.map { reply in reply.mapError { $0.leavesDoubt ? $0.unconfirmed : $0 } }
+        return replies.map { reply in reply.mapFailure { $0.leavesDoubt ? $0.unconfirmed : $0 } }
     }
 
     /// Calls a method on the object at `path` (the service when `nil`) and returns the

@@ -119,7 +119,7 @@ extension SecretServiceStore {
             return false
         }
         var hiding: Set<String> = []
-        for (path, items) in try properties(of: silent.map(\.path), "Items") {
+        for (path, items) in try properties(of: silent.map { $0.path }, "Items") {
             if case .success(let value) = items, !value.objectPaths.isEmpty { continue }
             hiding.insert(path)
         }

@@ -38,6 +38,17 @@ extension SecretServiceStore {
         return calls
     }
 
+    /// The value `GetSecrets`'s reply (`a{o(oayays)}`) holds for the item at `path`: empty when
+    /// it is not bytes, `nil` when the reply leaves the item out.
+    static func secret(of path: String, in reply: DBusValue?) -> [UInt8]? {
+        guard case .array(_, let entries)? = reply else { return nil }
+        for case .dictEntry(let key, let secret) in entries where key.text == path {
+            if case .bytes(let bytes) = secret[2] { return bytes }
+            return []
+        }
+        return nil
+    }
+
     /// Whether a load reads all of each item's properties (the label and times asked for, or
     /// more than one item: the duplicate rule needs the times), which ``loadCalls(_:for:)`` asks for and
     /// ``apply(_:_:to:)`` reads back.
@@ -53,20 +64,16 @@ extension SecretServiceStore {
     ) throws(KeyIDError) {
         var replies = replies
         let everything = Self.readsEveryProperty(scope, of: items.count)
-        var vanished: Set<String> = []
+        var vanished: [String] = []
         if scope.contains(.secrets) {
             let reply = try replies.removeFirst().reported()
-            var secrets: [String: [UInt8]] = [:]
-            for (path, secret) in reply.first?.entries ?? [] {
-                guard let path = path.text else { continue }
-                if case .bytes(let bytes) = secret[2] { secrets[path] = bytes } else { secrets[path] = [] }
-            }
+            let secrets = reply.first
             for index in items.indices {
-                var value = secrets[items[index].handle]
+                var value = Self.secret(of: items[index].handle, in: secrets)
                 if value == nil { value = try valueLeftOut(items[index]) }
                 guard let secret = value else {
                     // Deleted since the search (reads take no lock): it matches no more.
-                    vanished.insert(items[index].handle)
+                    vanished.append(items[index].handle)
                     continue
                 }
                 items[index].secret = secret
@@ -75,7 +82,7 @@ extension SecretServiceStore {
         for index in items.indices where !replies.isEmpty {
             let result = replies.removeFirst()
             if case .failure(let error) = result, error.isNoSuchObject {
-                vanished.insert(items[index].handle)
+                vanished.append(items[index].handle)
                 continue
             }
             let reply = try result.reported()
@@ -111,7 +118,12 @@ extension SecretServiceStore {
     }
 
     private static func foundKey(_ wanted: [(String, String)]) -> String {
-        wanted.map { $0.0 + "\u{0}" + $0.1 }.sorted().joined(separator: "\u{0}\u{0}")
+        var key = ""
+        for (name, value) in wanted.sorted(by: { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }) {
+            if !key.isEmpty { key += "\u{0}\u{0}" }
+            key += name + "\u{0}" + value
+        }
+        return key
     }
 
     /// An item a search found at `path`.

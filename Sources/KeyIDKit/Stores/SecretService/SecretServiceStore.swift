@@ -121,8 +121,11 @@ package final class SecretServiceStore: SecretStore {
             paths = []
             for wanted in sets { paths.append(try searchCollection(wanted, named: collection, what: what)) }
         } else {
-            var calls = sets.map {
-                SecretServiceRequest.searchItems(Dictionary($0, uniquingKeysWith: { _, last in last }))
+            var calls: [SecretServiceRequest] = []
+            for wanted in sets {
+                var attributes: [String: String] = [:]
+                for (name, value) in wanted { attributes[name] = value }
+                calls.append(.searchItems(attributes))
             }
             let opensSession = !scope.isDisjoint(with: [.secrets, .valueToWrite]) && session == nil
             if opensSession { calls.append(.method(openSessionCall)) }
@@ -146,18 +149,28 @@ package final class SecretServiceStore: SecretStore {
             }
             if !locked.isEmpty {
                 try unlock(locked, what: "the keyring holding \(what)")
-            } else if paths.allSatisfy(\.isEmpty), !defaultChecked, try unlockUnsearchedKeyrings(what) {
+            } else if paths.allSatisfy({ $0.isEmpty }), !defaultChecked, try unlockUnsearchedKeyrings(what) {
                 // Some providers cannot search a locked keyring: look again (once) now that the
                 // keyrings it may be in are open.
                 return try search(sets, scope: scope, what: what, defaultChecked: true)
             }
         }
         // Every item found, once, read in one batch (an item deleted meanwhile is dropped).
-        var seen: Set<String> = []
-        var items = paths.joined().filter { seen.insert($0).inserted }.map(Self.found)
+        // (Searched in arrays: a search finds a few items.)
+        var items: [StoredItem] = []
+        for found in paths {
+            for path in found where !items.contains(where: { $0.handle == path }) { items.append(Self.found(path)) }
+        }
         if !items.isEmpty { try load(scope, into: &items) }
-        let loaded = Dictionary(items.map { ($0.handle, $0) }, uniquingKeysWith: { first, _ in first })
-        return paths.map { found in found.compactMap { loaded[$0] } }
+        var results: [[StoredItem]] = []
+        for found in paths {
+            var loaded: [StoredItem] = []
+            for path in found {
+                if let item = items.first(where: { $0.handle == path }) { loaded.append(item) }
+            }
+            results.append(loaded)
+        }
+        return results
     }
 
     package func add(_ new: NewItem) throws(KeyIDError) {
