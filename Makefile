@@ -1,5 +1,5 @@
-# keyid: make run | make test | make check | make lint | make fuzz | make sanitize | make faults | make bench | make install
-#        make deb | make dist | make api-docs | make api-check | make apt-repo | make debian-source
+# keyid: make run | make test | make check | make lint | make fuzz | make sanitize | make faults | make bench | make bench-phases
+#        make install | make deb | make dist | make api-docs | make api-check | make apt-repo | make debian-source
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SWIFTC ?= $(shell command -v swiftc 2>/dev/null || echo /opt/swift/usr/bin/swiftc)
 PREFIX ?= /usr/local
@@ -42,7 +42,7 @@ RELEASE_BIN = .build/release/keyid
 # examples/swift-package, a program that depends on this package by path.
 EXAMPLE_BIN = $(CURDIR)/.build/example/debug/DeviceIDExample
 
-.PHONY: all deps build release run test check stress soak faults fuzz sanitize lint format bench bench-floors order docs api-docs \
+.PHONY: all deps build release run test check stress soak faults fuzz sanitize lint format bench bench-floors bench-phases order docs api-docs \
 	api-check install install-files uninstall deb dist arm64 arm64-check debian13 debian13-keyring debian-source apt-repo \
 	package-check repro-check clean
 
@@ -129,7 +129,7 @@ check:
 ## make bench: keyid against secret-tool and C floors on sd-bus, on libsecret, and on libsecret
 ## with a connection of its own, that last one also in a Swift executable linked like keyid's
 ## (the Swift floor), and Python keyring, when pip can install it; then KeyIDKit's gets in
-## process against Python SecretStorage's.
+## process against Python SecretStorage's; then make bench-phases's counts and check.
 BENCH_ARGS ?=
 # The loop is built with the release binary's flags, the product aside: with flags of its own,
 # SwiftPM would compile KeyIDKit again for the loop and again for keyid on every run.
@@ -149,6 +149,20 @@ bench:
 		--own-connection-floor $(CURDIR)/$(BENCH_OWN_FLOOR) --swift-floor $(CURDIR)/$(BENCH_SWIFT_FLOOR) \
 		--library-loop $(CURDIR)/.build/release/keyid-bench-loop \
 		$${venv:+--python-keyring $$venv} $(BENCH_ARGS)
+	$(BENCH_PHASES)
+
+## make bench-phases: the instructions of a get by phase (start-up, parsing, settings, connecting,
+## each round trip, the clone check, output, exit) for keyid and the floors, and of keyid --version,
+## --help and a usage error, under valgrind's callgrind (bench/phases.py); fails when one of keyid's
+## counts is more than 5% above bench/phases.json's. RECORD=1 writes that file again (medians of 5 runs).
+BENCH_PHASES = Tests/Harness/keyring-session.sh -- /usr/bin/python3 bench/phases.py $(CURDIR)/$(RELEASE_BIN) \
+	--swift-floor $(CURDIR)/$(BENCH_SWIFT_FLOOR) --own-connection-floor $(CURDIR)/$(BENCH_OWN_FLOOR) \
+	--libsecret-floor $(CURDIR)/$(BENCH_LIBSECRET_FLOOR) $(if $(RECORD),--record --runs 5)
+bench-phases:
+	@scripts/install-deps.sh bench
+	@$(MAKE) --no-print-directory release >&2
+	@$(MAKE) --no-print-directory bench-floors >&2
+	$(BENCH_PHASES)
 
 ## bench-floors: the C floors and the Swift floor `make bench` compares keyid with (after
 ## `make release`, which makes the static libstdc++ link folder the Swift floor links from).

@@ -15,8 +15,9 @@ static _Noreturn void fail(const char *what, GError *error) {
 
 /* Prints the value a GetSecrets reply ((a{o(oayays)}): item → (session, parameters, value,
  * content type)) holds for `item`, with a newline only on a terminal, as secret-tool does.
- * Returns 0, or 2 when the reply has no value for it or standard output fails. */
-static int print_secret(GVariant *secrets, const char *item) {
+ * Returns 0, or 2 when the reply has no value for it or standard output fails. Never inlined:
+ * bench/phases.py counts the output from its entry. */
+static G_GNUC_NO_INLINE int print_secret(GVariant *secrets, const char *item) {
     GVariant *dict = g_variant_get_child_value(secrets, 0);
     GVariant *secret = g_variant_lookup_value(dict, item, G_VARIANT_TYPE("(oayays)"));
     g_variant_unref(dict);

@@ -52,6 +52,39 @@ static void on_found(GObject *source, GAsyncResult *result, gpointer userdata) {
     call->done = TRUE;
 }
 
+/* The phases of a read are functions of their own, never inlined, so that bench/phases.py can
+ * count the instructions of each: floor_search sends OpenSession("plain") and SearchItems
+ * together and waits for both, floor_read makes GetSecrets. */
+static G_GNUC_NO_INLINE void floor_search(SecretService *service, GDBusConnection *connection, const char *service_name,
+                                          const char *account, struct opened *opened, struct found *found) {
+    /* Both calls go out before either reply is read. */
+    g_dbus_connection_call(connection, DESTINATION, SERVICE_PATH, SERVICE_INTERFACE, "OpenSession",
+                           g_variant_new("(sv)", "plain", g_variant_new_string("")), G_VARIANT_TYPE("(vo)"),
+                           G_DBUS_CALL_FLAGS_NONE, -1, NULL, on_opened, opened);
+    GHashTable *attributes = g_hash_table_new(g_str_hash, g_str_equal);
+    g_hash_table_insert(attributes, "service", (gpointer)service_name);
+    g_hash_table_insert(attributes, "account", (gpointer)account);
+    secret_service_search_for_dbus_paths(service, NULL, attributes, NULL, on_found, found);
+    while (!opened->done || !found->done)
+        g_main_context_iteration(NULL, TRUE);
+    if (!opened->reply)
+        fail("OpenSession", opened->error);
+    if (!found->ok)
+        fail("SearchItems", found->error);
+    g_hash_table_unref(attributes);
+}
+
+static G_GNUC_NO_INLINE GVariant *floor_read(GDBusConnection *connection, const char *item, const char *session) {
+    GError *error = NULL;
+    GVariant *secrets =
+        g_dbus_connection_call_sync(connection, DESTINATION, SERVICE_PATH, SERVICE_INTERFACE, "GetSecrets",
+                                    g_variant_new("(^aoo)", (const char *[]){item, NULL}, session),
+                                    G_VARIANT_TYPE("(a{o(oayays)})"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+    if (!secrets)
+        fail("GetSecrets", error);
+    return secrets;
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) {
         fprintf(stderr, "usage: bench-libsecret-floor SERVICE ACCOUNT\n");
@@ -63,22 +96,9 @@ int main(int argc, char **argv) {
         fail("SecretService", error);
     GDBusConnection *connection = g_dbus_proxy_get_connection(G_DBUS_PROXY(service));
 
-    /* Both calls go out before either reply is read. */
     struct opened opened = {0};
     struct found found = {0};
-    g_dbus_connection_call(connection, DESTINATION, SERVICE_PATH, SERVICE_INTERFACE, "OpenSession",
-                           g_variant_new("(sv)", "plain", g_variant_new_string("")), G_VARIANT_TYPE("(vo)"),
-                           G_DBUS_CALL_FLAGS_NONE, -1, NULL, on_opened, &opened);
-    GHashTable *attributes = g_hash_table_new(g_str_hash, g_str_equal);
-    g_hash_table_insert(attributes, "service", argv[1]);
-    g_hash_table_insert(attributes, "account", argv[2]);
-    secret_service_search_for_dbus_paths(service, NULL, attributes, NULL, on_found, &found);
-    while (!opened.done || !found.done)
-        g_main_context_iteration(NULL, TRUE);
-    if (!opened.reply)
-        fail("OpenSession", opened.error);
-    if (!found.ok)
-        fail("SearchItems", found.error);
+    floor_search(service, connection, argv[1], argv[2], &opened, &found);
 
     const char *session = NULL;
     GVariant *output = NULL;
@@ -88,20 +108,13 @@ int main(int argc, char **argv) {
         return 1;
     const char *item = found.unlocked[0];
 
-    GVariant *secrets =
-        g_dbus_connection_call_sync(connection, DESTINATION, SERVICE_PATH, SERVICE_INTERFACE, "GetSecrets",
-                                    g_variant_new("(^aoo)", (const char *[]){item, NULL}, session),
-                                    G_VARIANT_TYPE("(a{o(oayays)})"), G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
-    if (!secrets)
-        fail("GetSecrets", error);
-
+    GVariant *secrets = floor_read(connection, item, session);
     int status = print_secret(secrets, item);
     g_variant_unref(secrets);
     g_variant_unref(output);
     g_variant_unref(opened.reply);
     g_strfreev(found.unlocked);
     g_strfreev(found.locked);
-    g_hash_table_unref(attributes);
     g_object_unref(service);
     return status;
 }

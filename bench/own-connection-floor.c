@@ -40,6 +40,43 @@ static void wait_for(struct pending *calls, int count) {
             g_main_context_iteration(NULL, TRUE);
 }
 
+/* The phases of a read are functions of their own, never inlined, so that bench/phases.py can
+ * count the instructions of each: floor_search sends OpenSession("plain") and
+ * SearchItems({service, account}) together and waits for both, floor_read makes GetSecrets. */
+static G_GNUC_NO_INLINE void floor_search(GDBusProxy *proxy, const char *service, const char *account,
+                                          GVariant **opened, GVariant **found) {
+    GError *error = NULL;
+    /* Both calls go out before either reply is read. */
+    struct pending batch[2] = {{0}, {0}};
+    g_dbus_proxy_call(proxy, "OpenSession", g_variant_new("(sv)", "plain", g_variant_new_string("")),
+                      G_DBUS_CALL_FLAGS_NONE, -1, NULL, on_done, &batch[0]);
+    GVariantBuilder attributes;
+    g_variant_builder_init(&attributes, G_VARIANT_TYPE("a{ss}"));
+    g_variant_builder_add(&attributes, "{ss}", "service", service);
+    g_variant_builder_add(&attributes, "{ss}", "account", account);
+    g_dbus_proxy_call(proxy, "SearchItems", g_variant_new("(a{ss})", &attributes), G_DBUS_CALL_FLAGS_NONE, -1, NULL,
+                      on_done, &batch[1]);
+    wait_for(batch, 2);
+    *opened = g_dbus_proxy_call_finish(proxy, batch[0].result, &error);
+    if (!*opened)
+        fail("OpenSession", error);
+    *found = g_dbus_proxy_call_finish(proxy, batch[1].result, &error);
+    if (!*found)
+        fail("SearchItems", error);
+    for (int i = 0; i < 2; i++)
+        g_object_unref(batch[i].result);
+}
+
+static G_GNUC_NO_INLINE GVariant *floor_read(GDBusProxy *proxy, const char *item, const char *session) {
+    GError *error = NULL;
+    GVariant *secrets =
+        g_dbus_proxy_call_sync(proxy, "GetSecrets", g_variant_new("(^aoo)", (const char *[]){item, NULL}, session),
+                               G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+    if (!secrets)
+        fail("GetSecrets", error);
+    return secrets;
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) {
         fprintf(stderr, "usage: bench-own-connection-floor SERVICE ACCOUNT\n");
@@ -71,23 +108,8 @@ int main(int argc, char **argv) {
         fail("Get Collections", error);
     GDBusProxy *proxy = G_DBUS_PROXY(service);
 
-    /* Both calls go out before either reply is read. */
-    struct pending batch[2] = {{0}, {0}};
-    g_dbus_proxy_call(proxy, "OpenSession", g_variant_new("(sv)", "plain", g_variant_new_string("")),
-                      G_DBUS_CALL_FLAGS_NONE, -1, NULL, on_done, &batch[0]);
-    GVariantBuilder attributes;
-    g_variant_builder_init(&attributes, G_VARIANT_TYPE("a{ss}"));
-    g_variant_builder_add(&attributes, "{ss}", "service", argv[1]);
-    g_variant_builder_add(&attributes, "{ss}", "account", argv[2]);
-    g_dbus_proxy_call(proxy, "SearchItems", g_variant_new("(a{ss})", &attributes), G_DBUS_CALL_FLAGS_NONE, -1, NULL,
-                      on_done, &batch[1]);
-    wait_for(batch, 2);
-    GVariant *opened = g_dbus_proxy_call_finish(proxy, batch[0].result, &error);
-    if (!opened)
-        fail("OpenSession", error);
-    GVariant *found = g_dbus_proxy_call_finish(proxy, batch[1].result, &error);
-    if (!found)
-        fail("SearchItems", error);
+    GVariant *opened = NULL, *found = NULL;
+    floor_search(proxy, argv[1], argv[2], &opened, &found);
 
     const char *session = NULL;
     GVariant *output = NULL;
@@ -99,12 +121,7 @@ int main(int argc, char **argv) {
     const char *item = NULL;
     g_variant_get_child(unlocked, 0, "&o", &item);
 
-    GVariant *secrets =
-        g_dbus_proxy_call_sync(proxy, "GetSecrets", g_variant_new("(^aoo)", (const char *[]){item, NULL}, session),
-                               G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
-    if (!secrets)
-        fail("GetSecrets", error);
-
+    GVariant *secrets = floor_read(proxy, item, session);
     int status = print_secret(secrets, item);
     g_variant_unref(secrets);
     g_variant_unref(unlocked);
@@ -112,10 +129,8 @@ int main(int argc, char **argv) {
     g_variant_unref(output);
     g_variant_unref(opened);
     g_variant_unref(collections);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 2; i++)
         g_object_unref(setup[i].result);
-        g_object_unref(batch[i].result);
-    }
     g_object_unref(service);
     /* Closed without waiting for the close to complete: the process ends here. */
     keyid_connection_close(connection, g_main_context_default(), FALSE, 0);

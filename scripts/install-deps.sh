@@ -11,7 +11,8 @@ lint="clang-format"
 runtime="gnome-keyring dbus dbus-bin dbus-daemon libsecret-tools"
 # chromium renders the API reference for its test (without its recommendations: it runs headless).
 test="python3-dbus python3-gi bash-completion zsh fish groff-base strace valgrind chromium shellcheck"
-bench="time python3-dbus python3-venv libsystemd-dev"
+# valgrind counts the instructions of a get by phase (make bench-phases).
+bench="time python3-dbus python3-venv libsystemd-dev valgrind"
 # make deb and make dist (dpkg-deb comes with dpkg; strip and readelf with binutils), make apt-repo
 # (apt-ftparchive writes the indexes, gpg signs them), and the package check: lintian judges the
 # package, mmdebstrap makes the fresh Debian root it runs in.

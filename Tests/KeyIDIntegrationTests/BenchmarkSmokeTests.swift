@@ -50,4 +50,27 @@ struct BenchmarkSmokeTests {
             #expect(rows.contains { $0.hasPrefix("| \(operation) |") }, "\(operation)")
         }
     }
+
+    /// `make bench-phases`'s check on the release binary: a change that makes keyid's get, its
+    /// `--version`, its `--help` or a usage error run more than 5% more instructions than
+    /// bench/phases.json keeps fails here, with the line bench/phases.py prints.
+    @Test(
+        "keyid's instruction counts are within 5% of bench/phases.json's (else: make bench-phases)",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind"), "counts with valgrind"))
+    func instructionsByPhase() throws {
+        // With the Swift floor, a failure also says whether the floor moved too (the libraries did).
+        let floor = ProcessInfo.processInfo.environment["KEYID_BENCH_FLOORS"].map { $0 + "/bench-swift-floor" }
+        let outcome = try inSession(
+            "unlocked", "script=$1 binary=$2; shift 2; /usr/bin/python3 \"$script\" \"$binary\" \"$@\"",
+            arguments: [TestEnvironment.root + "/bench/phases.py", TestEnvironment.releaseBinary!]
+                + (floor.map { ["--swift-floor", $0] } ?? []))
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let rows = outcome.stdout.split(separator: "\n").filter { $0.hasPrefix("| ") }
+        for row in [
+            "start-up", "parsing", "settings", "connecting", "search", "read", "clone check", "output", "exit", "total",
+            "keyid --version", "keyid get --help", "keyid get --bogus",
+        ] {
+            #expect(rows.contains { $0.hasPrefix("| \(row) |") }, "\(row)")
+        }
+    }
 }
