@@ -421,17 +421,22 @@ final class LibSecretConnection {
         return g_variant_builder_end(&builder)
     }
 
-    /// The Swift value of a GVariant.
+    /// The Swift value of a GVariant. (Read by its type string's bytes, without making a Swift
+    /// string of it but for an array's element type: every reply is decoded this way.)
     private static func decode(_ value: OpaquePointer) -> DBusValue {
-        let type = String(cString: g_variant_get_type_string(value))
+        let type = UnsafeRawPointer(g_variant_get_type_string(value)!).assumingMemoryBound(to: UInt8.self)
         func children() -> [DBusValue] {
-            (0..<g_variant_n_children(value)).map { index in
+            let count = g_variant_n_children(value)
+            var values: [DBusValue] = []
+            values.reserveCapacity(Int(count))
+            for index in 0..<count {
                 let child = g_variant_get_child_value(value, index)!
-                defer { g_variant_unref(child) }
-                return decode(child)
+                values.append(decode(child))
+                g_variant_unref(child)
             }
+            return values
         }
-        switch type.utf8.first {
+        switch type[0] {
         case UInt8(ascii: "s"), UInt8(ascii: "g"):
             return .string(String(cString: g_variant_get_string(value, nil)))
         case UInt8(ascii: "o"):
@@ -446,19 +451,19 @@ final class LibSecretConnection {
             let inner = g_variant_get_variant(value)!
             defer { g_variant_unref(inner) }
             return .variant(decode(inner))
-        case UInt8(ascii: "a") where type == "ay":
+        case UInt8(ascii: "a") where type[1] == UInt8(ascii: "y") && type[2] == 0:
             var length: gsize = 0
             guard let bytes = g_variant_get_fixed_array(value, &length, 1), length > 0 else { return .bytes([]) }
             return .bytes(Array(UnsafeRawBufferPointer(start: bytes, count: Int(length))))
         case UInt8(ascii: "a"):
-            return .array(elementType: String(type.dropFirst()), children())
+            return .array(elementType: String(cString: type + 1), children())
         case UInt8(ascii: "{"):
             let parts = children()
             return .dictEntry(parts[0], parts[1])
         case UInt8(ascii: "("):
             return .tuple(children())
         default:
-            return .other(type)
+            return .other(String(cString: type))
         }
     }
 
