@@ -33,14 +33,21 @@ enum POSIX {
     /// bytes means the input was too long.
     static func readAll(_ descriptor: Int32, limit: Int) throws(SystemCallError) -> [UInt8] {
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count <= limit {
-            let count = try call("read") {
-                chunk.withUnsafeMutableBytes { buffer in read(descriptor, buffer.baseAddress, buffer.count) }
+        var failure: SystemCallError?
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { chunk in
+            while bytes.count <= limit {
+                let count: Int
+                do throws(SystemCallError) {
+                    count = try call("read") { read(descriptor, chunk.baseAddress, chunk.count) }
+                } catch {
+                    failure = error
+                    return
+                }
+                if count == 0 { return }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[..<count]))
             }
-            if count == 0 { break }
-            bytes += chunk[0..<count]
         }
+        if let failure { throw failure }
         return bytes
     }
 

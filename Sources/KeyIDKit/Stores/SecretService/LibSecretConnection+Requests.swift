@@ -74,7 +74,9 @@ extension LibSecretConnection {
         }
         let milliseconds = Self.milliseconds(until: deadline)
         for (request, slot) in zip(requests, slots) {
-            slot.refusal = start(request, slot, timeout: milliseconds, parameters: slot.parameters)
+            if let refusal = start(request, slot, timeout: milliseconds, parameters: slot.parameters) {
+                slot.refuse(refusal)
+            }
             slot.parameters = nil
         }
         guard Self.wait(for: slots, in: context, until: deadline) else {
@@ -84,7 +86,7 @@ extension LibSecretConnection {
         var replies: [SecretServiceReply] = []
         replies.reserveCapacity(requests.count)
         for (request, slot) in zip(requests, slots) {
-            replies.append(slot.refusal.map { .failure($0) } ?? finish(request, slot))
+            replies.append(slot.refused ? slot.refusal : finish(request, slot))
         }
         return replies
     }
@@ -95,7 +97,7 @@ extension LibSecretConnection {
     static func parameters(of request: SecretServiceRequest) -> OpaquePointer? {
         switch request {
         case .method(let call): return encode(.tuple(call.arguments))
-        case .searchItems, .readAlias: return request.serviceCall.flatMap { encode(.tuple($0.arguments)) }
+        case .searchItems, .readAlias: return encode(.tuple(request.serviceArguments))
         case .prompt: return nil
         }
     }

@@ -286,9 +286,9 @@ final class LibSecretConnection {
         case .searchItems, .readAlias:
             // Through libsecret's proxy, which addresses the provider's unique name and checks the
             // reply's type; libsecret's own search and alias calls would strip the error's name.
-            guard let call = request.serviceCall, let parameters else { return .unencodable(request.operation) }
+            guard let member = request.serviceMember, let parameters else { return .unencodable(request.operation) }
             g_dbus_proxy_call(
-                Self.proxy(service), call.member, parameters, G_DBUS_CALL_FLAGS_NONE, timeout, nil, Self.finished,
+                Self.proxy(service), member, parameters, G_DBUS_CALL_FLAGS_NONE, timeout, nil, Self.finished,
                 slot.retained)
         case .prompt(let path):
             guard g_variant_is_object_path(path) != 0 else { return .unencodable(request.operation) }
@@ -334,11 +334,17 @@ final class LibSecretConnection {
         var result: OpaquePointer?
         /// The request's arguments, encoded, until it starts.
         var parameters: OpaquePointer?
-        /// Why the request could not start; then it has no result to wait for.
-        var refusal: SecretServiceFailure? {
-            didSet { refused = refusal != nil }
+        /// Whether the request could not start; then it has no result to wait for, and
+        /// ``refusal`` says why. (A flag and a reply rather than an optional failure: copying
+        /// one builds its type's metadata on first use.)
+        private(set) var refused = false
+        private(set) var refusal = SecretServiceReply.success([])
+
+        /// Keeps why the request could not start.
+        func refuse(_ failure: SecretServiceFailure) {
+            refused = true
+            refusal = .failure(failure)
         }
-        private var refused = false
 
         /// Whether the request is still to complete.
         var isWaitedFor: Bool { result == nil && !refused }

@@ -43,25 +43,26 @@ enum SecretServiceRequest: Equatable, Sendable {
     var operation: String {
         switch self {
         case .method(let call): return call.operation
-        case .searchItems: return SecretServiceStore.serviceInterface + ".SearchItems"
-        case .readAlias: return SecretServiceStore.serviceInterface + ".ReadAlias"
+        case .searchItems, .readAlias: return SecretServiceStore.serviceInterface + "." + (serviceMember ?? "")
         case .prompt: return "org.freedesktop.Secret.Prompt.Prompt"
         }
     }
 
-    /// The Service method a request on libsecret's proxy calls.
-    var serviceCall: DBusCall? {
-        let service = (path: SecretServiceStore.servicePath, interface: SecretServiceStore.serviceInterface)
+    /// The Service method a request on libsecret's proxy calls; `nil` for the others.
+    var serviceMember: String? {
         switch self {
-        case .searchItems(let attributes):
-            return DBusCall(
-                path: service.path, interface: service.interface, member: "SearchItems",
-                arguments: [.stringDictionary(attributes)])
-        case .readAlias(let alias):
-            return DBusCall(
-                path: service.path, interface: service.interface, member: "ReadAlias", arguments: [.string(alias)])
-        case .method, .prompt:
-            return nil
+        case .searchItems: return "SearchItems"
+        case .readAlias: return "ReadAlias"
+        case .method, .prompt: return nil
+        }
+    }
+
+    /// The arguments of a request on libsecret's proxy (``serviceMember``).
+    var serviceArguments: [DBusValue] {
+        switch self {
+        case .searchItems(let attributes): return [.stringDictionary(attributes)]
+        case .readAlias(let alias): return [.string(alias)]
+        case .method, .prompt: return []
         }
     }
 
