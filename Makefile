@@ -28,7 +28,7 @@ RELEASE_LINK_SCRIPT = $(CURDIR)/packaging/release-link.ld
 RELEASE_FLAGS = -c release --product keyid --static-swift-stdlib --disable-local-rpath \
 	-Xlinker -L$(CURDIR)/.build/static-libstdcxx \
 	-Xswiftc -use-ld=lld -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
-	-Xlinker -z -Xlinker pack-relative-relocs \
+	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
 	-Xlinker --symbol-ordering-file=$(STARTUP_ORDER) -Xlinker --no-warn-symbol-ordering \
 	-Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs \
 	-Xcc -ffile-prefix-map=$(CURDIR)=. -Xcc -gdwarf-4 $(RELEASE_LINK_SCRIPT_FLAGS)

@@ -36,7 +36,8 @@ package struct DeviceIDUseCases {
     private func read(_ key: ItemKey, metadata: Bool) throws(KeyIDError) -> DeviceRecord {
         let items = try store.items(
             matching: key, scope: metadata ? [.secrets, .labelAndTimes] : [.secrets, .attributes])
-        guard let chosen = DuplicateRule.choose(items) else { throw .notFound(key) }
+        guard let index = DuplicateRule.index(choosing: items) else { throw .notFound(key) }
+        let chosen = items[index]
         guard let id = DeviceID(parsing: chosen.secret ?? []) else { throw .invalidStoredValue(key) }
         var record = DeviceRecord(id: id, key: key, item: chosen, duplicates: items.count - 1)
         record.differingSignals = signals.differences(chosen)
@@ -115,7 +116,8 @@ package struct DeviceIDUseCases {
             // failure (a lost connection, the lock file) stops it.
             items = try store.items(matching: key, scope: [.attributes, .otherNames, .valueToWrite])
         }
-        guard let chosen = DuplicateRule.choose(items) else { throw .notFound(key) }
+        guard let index = DuplicateRule.index(choosing: items) else { throw .notFound(key) }
+        let chosen = items[index]
         let newID = id ?? generate()
         try store.replace(chosen, with: newItem(key, newID, details))
         for item in items where item.handle != chosen.handle {
@@ -214,12 +216,23 @@ public struct DeviceRecord: Equatable, Sendable {
 package enum DuplicateRule {
     /// The item the rule chooses, or `nil` when there is none.
     package static func choose(_ items: [StoredItem]) -> StoredItem? {
-        items.min { a, b in
-            let ca = a.created ?? .max
-            let cb = b.created ?? .max
-            if ca != cb { return ca < cb }
-            return handleOrder(a.handle, b.handle)
-        }
+        index(choosing: items).map { items[$0] }
+    }
+
+    /// The index in `items` of the item the rule chooses, or `nil` when there is none. (A read
+    /// takes the item by its index: an optional item, copied, builds its type's metadata.)
+    package static func index(choosing items: [StoredItem]) -> Int? {
+        guard !items.isEmpty else { return nil }
+        var chosen = 0
+        for index in items.indices.dropFirst() where precedes(items[index], items[chosen]) { chosen = index }
+        return chosen
+    }
+
+    private static func precedes(_ a: StoredItem, _ b: StoredItem) -> Bool {
+        let ca = a.created ?? .max
+        let cb = b.created ?? .max
+        if ca != cb { return ca < cb }
+        return handleOrder(a.handle, b.handle)
     }
 
     static func handleOrder(_ a: String, _ b: String) -> Bool {

@@ -75,7 +75,11 @@ public final class DeviceIDs: Sendable {
     /// The options this instance was made with.
     public let options: Options
     private let backend: Backend
-    private let state: ThreadLock<OpenedOnce>
+    /// What the instance opened, reached only under ``lock``.
+    nonisolated(unsafe) private var opened: OpenedOnce
+    private let lock = ProcessMutex()
+    /// Makes what the instance opens anew, in a child made by fork.
+    nonisolated(unsafe) private let openAgain: () -> OpenedOnce
 
     /// An instance over `backend` (the Secret Service unless told otherwise). The session's
     /// variables (`DBUS_SESSION_BUS_ADDRESS`, `XDG_RUNTIME_DIR`, `HOME`, ...) are read now;
@@ -99,11 +103,18 @@ public final class DeviceIDs: Sendable {
     package init(options: Options, backend: Backend = .secretService, dependencies: Dependencies) {
         self.options = options
         self.backend = backend
-        // In a child made by fork, the instance starts again from nothing: what the parent
-        // opened belongs to the parent's threads.
-        state = ThreadLock(OpenedOnce(backend: backend, options: options, dependencies: dependencies)) { _ in
-            OpenedOnce(backend: backend, options: options, dependencies: dependencies)
-        }
+        openAgain = { OpenedOnce(backend: backend, options: options, dependencies: dependencies) }
+        opened = openAgain()
+    }
+
+    /// Runs `body` with what the instance opened, one call at a time. In a child made by fork,
+    /// the instance starts again from nothing: what the parent opened belongs to the parent's
+    /// threads (and is kept, never released).
+    private func withOpened<T, E: Error>(_ body: (OpenedOnce) throws(E) -> T) throws(E) -> T {
+        try lock.withLock(renewing: {
+            _ = Unmanaged.passRetained(opened)
+            opened = openAgain()
+        }) { () throws(E) -> T in try body(opened) }
     }
 
     /// The timeout of ``Options`` unless one is given (the one place it is written: the
@@ -126,7 +137,7 @@ public final class DeviceIDs: Sendable {
 
     /// What the instance opened and read once: its store (with the connection and session),
     /// and the machine's signals (``MachineSignals`` keeps each once read). Reached only
-    /// through ``state``'s lock, one call at a time.
+    /// through ``lock``, one call at a time.
     private final class OpenedOnce: @unchecked Sendable {
         let backend: Backend
         let options: Options
@@ -166,7 +177,7 @@ public final class DeviceIDs: Sendable {
     /// never repeated.
     func run<T: Sendable>(_ body: (DeviceIDUseCases) throws(KeyIDError) -> T) throws(KeyIDError) -> T {
         try refuseAfterFork()
-        return try state.withLock { (opened: inout OpenedOnce) throws(KeyIDError) -> T in
+        return try withOpened { (opened: OpenedOnce) throws(KeyIDError) -> T in
             let useCases = try opened.useCases()
             opened.store?.beginOperation()
             do throws(KeyIDError) {
@@ -188,20 +199,20 @@ public final class DeviceIDs: Sendable {
 
     /// This machine's ID, read once per instance (the error too, when it cannot be read).
     package func machineID() throws(KeyIDError) -> MachineID {
-        try state.withLock { (opened: inout OpenedOnce) throws(KeyIDError) -> MachineID in
+        try withOpened { (opened: OpenedOnce) throws(KeyIDError) -> MachineID in
             try opened.signals.machineID()
         }
     }
 
     /// The signals this machine offers to the user running the program.
     package var availableSignals: [MachineSignal] {
-        state.withLock { (opened: inout OpenedOnce) in opened.signals.available }
+        withOpened { (opened: OpenedOnce) in opened.signals.available }
     }
 
     /// Runs `body` with the store, one call at a time, as one operation of the store.
     func inspect(_ body: (any SecretStore) -> Void) throws(KeyIDError) {
         try refuseAfterFork()
-        try state.withLock { (opened: inout OpenedOnce) throws(KeyIDError) in
+        try withOpened { (opened: OpenedOnce) throws(KeyIDError) in
             _ = try opened.useCases()
             opened.store?.beginOperation()
             if let store = opened.store { body(store) }

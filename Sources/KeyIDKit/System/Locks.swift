@@ -1,26 +1,22 @@
 import Glibc
 import Synchronization
 
-/// A mutual-exclusion lock over a value, on `pthread_mutex_t` (doc/RELIABILITY.md says why not
-/// `Mutex`): the library's calls take turns through it.
+/// A mutual-exclusion lock on `pthread_mutex_t` (doc/RELIABILITY.md says why not `Mutex`) that
+/// survives `fork`: the library's calls take turns through it.
 ///
 /// A child made by `fork` has only the thread that forked: a mutex another thread held at that
 /// moment would stay locked there for good. So the lock knows the process its mutex belongs to,
-/// and its first use in another one (a child) makes a new mutex, and a new value when
-/// `renewedAfterFork` is given; the value the fork found is kept, never released (a thread of
-/// the parent may have been changing it).
-package final class ThreadLock<Value>: @unchecked Sendable {
-    private var mutex = ThreadLock.newMutex()
-    private var value: Value
-    private let renewedAfterFork: ((Value) -> Value)?
+/// and its first use in another one (a child) makes a new mutex, after `renewing` has made what
+/// it guards anew; what the fork found is kept, never released (a thread of the parent may have
+/// been changing it). Not generic: the owner keeps what the lock guards, so that no generic
+/// type's metadata is built for it at run time.
+package final class ProcessMutex: @unchecked Sendable {
+    private var mutex = ProcessMutex.newMutex()
     /// The process the mutex belongs to; its negation while a thread of that process is making
     /// the mutex anew.
     private let process = Atomic<pid_t>(getpid())
 
-    package init(_ value: Value, renewedAfterFork: ((Value) -> Value)? = nil) {
-        self.value = value
-        self.renewedAfterFork = renewedAfterFork
-    }
+    package init() {}
 
     deinit {
         pthread_mutex_destroy(mutex)  // EBUSY, and nothing done, when another process's thread holds it
@@ -33,18 +29,18 @@ package final class ThreadLock<Value>: @unchecked Sendable {
         return mutex
     }
 
-    /// Runs `body` with the value, while no other thread can.
-    package func withLock<T, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
+    /// Runs `body` while no other thread can; in a child made by fork, `renewing` runs first,
+    /// once, by the first of its threads here, while the others wait for it.
+    package func withLock<T, E: Error>(renewing: () -> Void = {}, _ body: () throws(E) -> T) throws(E) -> T {
         let current = getpid()
-        if process.load(ordering: .acquiring) != current { moveIn(current) }
+        if process.load(ordering: .acquiring) != current { moveIn(current, renewing) }
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        return try body()
     }
 
-    /// Makes the lock this process's (`current`, a child made by fork): the first of its
-    /// threads here makes the new mutex, the others wait for it.
-    private func moveIn(_ current: pid_t) {
+    /// Makes the lock this process's (`current`, a child made by fork).
+    private func moveIn(_ current: pid_t, _ renewing: () -> Void) {
         while true {
             let found = process.load(ordering: .acquiring)
             if found == current { return }
@@ -56,14 +52,42 @@ package final class ThreadLock<Value>: @unchecked Sendable {
                 continue
             }
             mutex = Self.newMutex()  // the old one is left as the fork found it
-            if let renewedAfterFork {
-                let found = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-                found.initialize(to: value)
-                value = renewedAfterFork(found.pointee)
-            }
+            renewing()
             process.store(current, ordering: .releasing)
             return
         }
+    }
+}
+
+/// A ``ProcessMutex`` over a value: a child made by fork starts from `renewedAfterFork`'s value
+/// when given (and the value the fork found is kept, never released).
+package final class ThreadLock<Value>: @unchecked Sendable {
+    private let mutex = ProcessMutex()
+    private var value: Value
+    private let renewedAfterFork: ((Value) -> Value)?
+
+    package init(_ value: Value, renewedAfterFork: ((Value) -> Value)? = nil) {
+        self.value = value
+        self.renewedAfterFork = renewedAfterFork
+    }
+
+    /// Runs `body` with the value, while no other thread can.
+    package func withLock<T, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
+        try mutex.withLock(renewing: renew) { () throws(E) -> T in try body(&value) }
+    }
+
+    private func renew() {
+        guard let renewedAfterFork else { return }
+        value = renewedAfterFork(ProcessMutex.keptForever(value))
+    }
+}
+
+extension ProcessMutex {
+    /// `value`, copied into memory that is never released: what a fork found stays as it was.
+    package static func keptForever<Value>(_ value: Value) -> Value {
+        let found = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        found.initialize(to: value)
+        return found.pointee
     }
 }
 

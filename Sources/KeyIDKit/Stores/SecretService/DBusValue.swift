@@ -58,7 +58,8 @@ indirect enum DBusValue: Equatable, Sendable {
     /// An `a{ss}` dictionary as a Swift one.
     var stringDictionary: [String: String] {
         var result: [String: String] = [:]
-        for (key, value) in entries {
+        guard case .array(_, let values) = self else { return result }
+        for case .dictEntry(let key, let value) in values {
             if let name = key.text, let text = value.text { result[name] = text }
         }
         return result

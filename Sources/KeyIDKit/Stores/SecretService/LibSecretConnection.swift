@@ -215,22 +215,32 @@ final class LibSecretConnection {
         abandoned = true
         outstanding = slots.filter { $0.isWaitedFor }
         g_dbus_connection_close(connection, nil, nil, nil)
-        Self.leftBehind.withLock { $0.connections.append(self) }
+        LeftBehind.withLock { $0.connections.append(self) }
     }
 
     /// What connections left behind (none in a child made by fork: it is the parent's), under
-    /// one lock: one generic type whose metadata a run builds.
+    /// one lock that builds no generic type at run time.
     private struct LeftBehind {
         /// Abandoned connections whose requests have not all ended yet.
         var connections: [LibSecretConnection] = []
         /// Closes that did not complete in their bound, each with a reference to its context.
         var closes: [OpaquePointer] = []
+
+        nonisolated(unsafe) static var now = LeftBehind()
+        static let lock = ProcessMutex()
+
+        /// Runs `body` with what is left behind, while no other thread can.
+        static func withLock<T>(_ body: (inout LeftBehind) -> T) -> T {
+            lock.withLock(renewing: {
+                _ = ProcessMutex.keptForever(now)
+                now = LeftBehind()
+            }) { body(&now) }
+        }
     }
-    private static let leftBehind = ThreadLock(LeftBehind()) { _ in LeftBehind() }
 
     /// Keeps a close that is still to complete (``drain(_:until:)`` waits for it).
     private static func finishLater(_ close: OpaquePointer?) {
-        if let close { leftBehind.withLock { $0.closes.append(close) } }
+        if let close { LeftBehind.withLock { $0.closes.append(close) } }
     }
 
     /// Dispatches what is ready in `context` and in the contexts of abandoned connections,
@@ -241,7 +251,7 @@ final class LibSecretConnection {
         keyid_context_dispatch(context, 1000)
         // Taken out of the list while they are iterated, so that no lock is held meanwhile and
         // two threads never iterate the same context.
-        let (waiting, closes) = leftBehind.withLock { left in
+        let (waiting, closes) = LeftBehind.withLock { left in
             defer { left = LeftBehind() }
             return (left.connections, left.closes)
         }
@@ -259,7 +269,7 @@ final class LibSecretConnection {
         }
         let open = closes.filter { keyid_pending_wait($0, 0) == 0 }
         if !still.isEmpty || !open.isEmpty {
-            leftBehind.withLock { left in
+            LeftBehind.withLock { left in
                 left.connections += still
                 left.closes += open
             }
