@@ -230,7 +230,7 @@ public enum ManPage {
                 "With --json, keyid prints one line holding one JSON object, with these keys in this order (\(JSONKey.occasional.map(\.rawValue).joined(separator: ", ")) only where said; keys are only ever added):"
             ),
         ]
-        for key in JSONKey.allCases {
+        for key in JSONKey.ofAnID {
             lines += [".TP", ".B \(key.rawValue)", prose(key.meaning)]
         }
         lines += [
