@@ -29,12 +29,7 @@ struct SingleSourceTests {
         let declared = CommandTable.allOptions.filter { $0.defaultValue != nil }
         #expect(Set(declared.map(\.option)) == [.service, .account, .format, .timeout, .backend, .onClone])
         for spec in declared {
-            let shown: String
-            switch spec.defaultValue {
-            case .text(let text)?: shown = text
-            case .seconds(let seconds)?: shown = String(Int(seconds))
-            default: shown = "?"
-            }
+            let shown = spec.defaultValue ?? "?"
             #expect(
                 spec.summary.contains("(default: \(shown))") || spec.summary.contains("\(shown) (default)"),
                 "\(spec.flag): \(spec.summary)")
@@ -59,7 +54,7 @@ struct SingleSourceTests {
         #expect(CommandTable.globalOptions.map(\.option) == [.help, .version])
         #expect(Set(CommandTable.allOptions.map(\.option)) == Set(Option.allCases))
         func summary(_ option: Option, _ subcommand: Subcommand) -> String? {
-            CommandTable.spec(for: subcommand).options.first { $0.option == option }?.summary
+            CommandTable.spec(for: subcommand).options.first { $0.option == option }?.summary(for: subcommand)
         }
         #expect(summary(.value, .create) == Option.value.spec.summary)
         #expect(summary(.value, .rotate) == Option.value.spec.summary)
@@ -157,6 +152,43 @@ struct SingleSourceTests {
             (["get", "--timeout", "0"], "see 'keyid get --help'"), (["derive"], "see 'keyid derive --help'"),
         ] {
             #expect(keyid.run(arguments).stderr.hasSuffix("; \(hint)\n"), "\(arguments)")
+        }
+    }
+
+    @Test("each rule between options is declared once: the parser enforces it, the help and the manual page state it")
+    func optionRules() throws {
+        let manual = try ManText.page()
+        let options = try #require(ManText.section("SH OPTIONS", in: manual))
+        let rules = OptionRule.all
+        #expect(rules.count == 3)
+        for rule in rules {
+            let (option, other) = {
+                switch rule {
+                case .requires(let option, let other, _), .excludes(let option, let other): return (option, other)
+                }
+            }()
+            let subcommand = try #require(Subcommand.allCases.first { option.spec.takes($0) && other.spec.takes($0) })
+            let value = { (option: Option) in
+                option.spec.valueName == nil ? [] : [option == .derive ? "c273277323db454ea63bb96e79b53e97" : "-"]
+            }
+            let line = [subcommand.rawValue, option.flag] + value(option)
+            let both = line + [other.flag] + value(other)
+            let hint = "; see 'keyid \(subcommand.rawValue) --help'"
+            switch rule {
+            case .requires(_, _, let purpose):
+                #expect(throws: KeyIDError.usage("\(option.flag) \(purpose): use it with \(other.flag)" + hint)) {
+                    try Parser.parse(line)
+                }
+                #expect(throws: Never.self) { try Parser.parse(both) }
+                #expect(HelpText.render(subcommand).contains("with \(other.flag), "), "\(option.flag)")
+            case .excludes:
+                #expect(throws: KeyIDError.usage("\(option.flag) and \(other.flag) cannot be combined" + hint)) {
+                    try Parser.parse(both)
+                }
+                #expect(throws: Never.self) { try Parser.parse(line) }
+            }
+            let sentence = try #require(rule.sentence(for: option))
+            #expect(options.contains(sentence), "\(sentence)")
         }
     }
 }
