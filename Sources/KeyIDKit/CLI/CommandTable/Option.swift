@@ -9,7 +9,7 @@ package enum Option: String, CaseIterable, Sendable {
 
     /// The one place an option is declared: its value's placeholder, the subcommands that
     /// take it, its variable and default, how its value is checked into its typed place in
-    /// ``Settings``, and its help line and choices. The parser, ``Settings``, the help, the
+    /// ``Settings``, its help line and choices, and its line in the guide's table. The parser, ``Settings``, the help, the
     /// manual page, the completions and the guide's tables read it from here. Building it is
     /// cheap: its texts are made only when the help asks for them.
     package var spec: OptionSpec {
@@ -30,6 +30,8 @@ package enum Option: String, CaseIterable, Sendable {
                     try ValueCheck.standardInput(text, source)
                     settings.valueFromInput = true
                 },
+                guide:
+                    "read the ID to store from standard input (never from the command line, where `ps` would show it; see below)",
                 help: { subcommand in
                     subcommand == .get
                         ? "read the ID to store from standard input; it also replaces a clone under --on-clone rotate"
@@ -42,6 +44,7 @@ package enum Option: String, CaseIterable, Sendable {
                 check: { settings, text, source throws(KeyIDError) in
                     settings.service = try ValueCheck.itemName(text, source, "the service name")
                 },
+                guide: "the `service` attribute of the item",
                 help: { _ in "the service attribute of the item (default: \(ItemKey.defaultService))" })
         case .account:
             return OptionSpec(
@@ -50,6 +53,7 @@ package enum Option: String, CaseIterable, Sendable {
                 check: { settings, text, source throws(KeyIDError) in
                     settings.account = try ValueCheck.itemName(text, source, "the account name")
                 },
+                guide: "the `account` attribute of the item",
                 help: { _ in "the account attribute of the item (default: \(ItemKey.defaultAccount))" })
         case .label:
             return OptionSpec(
@@ -57,6 +61,8 @@ package enum Option: String, CaseIterable, Sendable {
                 check: { settings, text, source throws(KeyIDError) in
                     settings.details = ItemDetails(label: try ValueCheck.label(text, source))
                 },
+                guide:
+                    "the label keyring managers (Seahorse, KWallet) show for the item an ID is stored in (default `Device ID for SERVICE (ACCOUNT)`; a rotation without it keeps the label)",
                 help: { _ in
                     "the label keyring managers show for the item it stores (default for a new item: Device ID for SERVICE (ACCOUNT); a rotation without it keeps the label)"
                 })
@@ -66,6 +72,7 @@ package enum Option: String, CaseIterable, Sendable {
                 check: { settings, text, source throws(KeyIDError) in
                     settings.application = try ValueCheck.application(text, source)
                 },
+                guide: "store the ID derived from this machine for application APP (see below)",
                 help: { _ in "store the ID derived from this machine and the application ID APP, not a random one" })
         case .onClone:
             return OptionSpec(
@@ -74,9 +81,12 @@ package enum Option: String, CaseIterable, Sendable {
                 check: { settings, text, source throws(KeyIDError) in
                     settings.onClone = try ValueCheck.choice(text, source)
                 },
+                guide: "what to do with an ID stored on another machine",
                 help: { _ in "when the ID was stored on another machine: warn (default), fail (exit 9) or rotate" })
         case .show:
-            return OptionSpec(self, takenBy: [.list], set: { $0.show = true }, help: { _ in "also print each ID" })
+            return OptionSpec(
+                self, takenBy: [.list], set: { $0.show = true }, guide: "also print the IDs",
+                help: { _ in "also print each ID" })
         case .format:
             return OptionSpec(
                 self, "FORMAT", takenBy: [.create, .get, .rotate, .derive], default: IDFormat.uuid.rawValue,
@@ -84,10 +94,12 @@ package enum Option: String, CaseIterable, Sendable {
                 check: { settings, text, source throws(KeyIDError) in
                     settings.format = try ValueCheck.choice(text, source)
                 },
+                guide: "how to print the ID",
                 help: { _ in "how to print the ID: uuid (default), upper, hex, urn, or env (KEYID_DEVICE_ID=...)" })
         case .json:
             return OptionSpec(
                 self, takenBy: [.create, .get, .rotate, .list], set: { $0.json = true },
+                guide: "print JSON instead",
                 help: { subcommand in
                     subcommand == .list
                         ? "print one JSON array of objects with \(JSONKey.listed(JSONKey.inList))"
@@ -100,6 +112,7 @@ package enum Option: String, CaseIterable, Sendable {
                 check: { settings, text, source throws(KeyIDError) in
                     settings.backend = try ValueCheck.choice(text, source)
                 },
+                guide: "where IDs live",
                 help: { _ in "where IDs live: secret-service (default) or file, for machines without one" })
         case .collection:
             return OptionSpec(
@@ -107,6 +120,8 @@ package enum Option: String, CaseIterable, Sendable {
                 check: { settings, text, source throws(KeyIDError) in
                     settings.collection = try ValueCheck.name(text, source)
                 },
+                guide:
+                    "the keyring to search and store in, by alias or label (default: search every keyring, store in the default one)",
                 help: { _ in
                     "the keyring to search and store in, by alias (default, login) or label (default: search every keyring, store in the default one)"
                 })
@@ -116,10 +131,12 @@ package enum Option: String, CaseIterable, Sendable {
                 check: { settings, text, source throws(KeyIDError) in
                     settings.user = try ValueCheck.name(text, source)
                 },
+                guide: "for root: act as this user, with their session bus, keyring, lock and files",
                 help: { _ in "act as this user, for root: their session bus, keyring, lock and files" })
         case .noPrompt:
             return OptionSpec(
                 self, takenBy: [.create, .get, .delete, .rotate, .list], set: { $0.allowPrompt = false },
+                guide: "never ask to unlock a locked keyring; exit 4 instead (doctor never prompts)",
                 help: { _ in "never ask to unlock a locked keyring; fail with exit status 4 instead" })
         case .timeout:
             return OptionSpec(
@@ -127,14 +144,19 @@ package enum Option: String, CaseIterable, Sendable {
                 check: { settings, text, source throws(KeyIDError) in
                     settings.timeout = try ValueCheck.timeout(text, source)
                 },
+                guide: "give up after this long with exit 6",
                 help: { _ in
                     "give up after this many seconds with exit status 6 (default: \(CommandTable.defaultTimeoutText))"
                 })
         case .help:
             return OptionSpec(
-                self, takenBy: Subcommand.allCases, global: true, set: { _ in }, help: { _ in "show this help" })
+                self, takenBy: Subcommand.allCases, global: true, set: { _ in },
+                guide: "help for the tool or the subcommand (also `keyid help SUBCOMMAND`)",
+                help: { _ in "show this help" })
         case .version:
-            return OptionSpec(self, takenBy: [], global: true, set: { _ in }, help: { _ in "print the version" })
+            return OptionSpec(
+                self, takenBy: [], global: true, set: { _ in }, guide: "print `keyid X.Y.Z`",
+                help: { _ in "print the version" })
         }
     }
 
@@ -181,6 +203,9 @@ package struct OptionSpec: Sendable {
     private let set: (@Sendable (inout Settings) -> Void)?
     /// The help line, for one subcommand or for the option as a whole.
     private let line: @Sendable (Subcommand?) -> String
+    /// What the option does in the guide's table of options (`doc/GUIDE.md`), without its
+    /// default, its variable and its rules, which the table adds; `nil`: the help line.
+    private let guide: String?
     /// The only values the option accepts, when they are a fixed set.
     private let listChoices: (@Sendable () -> [String])?
 
@@ -188,7 +213,7 @@ package struct OptionSpec: Sendable {
     init(
         _ option: Option, _ valueName: String, takenBy subcommands: [Subcommand], variable: KeyIDVariable? = nil,
         default defaultValue: String? = nil, refusesEmptyVariable: Bool = false,
-        choices: (@Sendable () -> [String])? = nil, check: @escaping Check,
+        choices: (@Sendable () -> [String])? = nil, check: @escaping Check, guide: String? = nil,
         help line: @escaping @Sendable (Subcommand?) -> String
     ) {
         self.option = option
@@ -201,13 +226,15 @@ package struct OptionSpec: Sendable {
         self.check = check
         self.set = nil
         self.line = line
+        self.guide = guide
         self.listChoices = choices
     }
 
     /// A flag: `set` records that it was given.
     init(
         _ option: Option, takenBy subcommands: [Subcommand], global: Bool = false,
-        set: @escaping @Sendable (inout Settings) -> Void, help line: @escaping @Sendable (Subcommand?) -> String
+        set: @escaping @Sendable (inout Settings) -> Void, guide: String? = nil,
+        help line: @escaping @Sendable (Subcommand?) -> String
     ) {
         self.option = option
         self.valueName = nil
@@ -219,6 +246,7 @@ package struct OptionSpec: Sendable {
         self.check = nil
         self.set = set
         self.line = line
+        self.guide = guide
         self.listChoices = nil
     }
 
@@ -240,6 +268,9 @@ package struct OptionSpec: Sendable {
     package func summary(for subcommand: Subcommand) -> String {
         OptionRule.required(by: option, on: subcommand).map { "with \($0.flag), " }.joined() + line(subcommand)
     }
+
+    /// What the option does in the guide's table of options (see ``guide``).
+    package var guideLine: String { guide ?? summary }
 
     /// The only values the option accepts, when they are a fixed set.
     package var choices: [String] { listChoices?() ?? [] }

@@ -48,13 +48,25 @@ package enum OptionRule: Sendable {
         }
     }
 
+    /// The two options the rule names.
+    package var options: (Option, Option) {
+        switch self {
+        case .requires(let option, let other, _), .excludes(let option, let other): return (option, other)
+        }
+    }
+
+    /// The subcommands where the rule holds: those that take both its options.
+    package var subcommands: [Subcommand] {
+        let (option, other) = options
+        return Subcommand.allCases.filter { option.spec.takes($0) && other.spec.takes($0) }
+    }
+
     /// The rule in the manual page's words, for the entry of `option`: the option a
     /// ``requires(_:_:purpose:)`` rule restricts, or either option of an ``excludes(_:_:)``.
     package func sentence(for option: Option) -> String? {
         switch self {
         case .requires(option, let needed, _):
-            let on = Subcommand.allCases.filter { needed.spec.takes($0) && option.spec.takes($0) }
-            return "With " + DisplayText.listed(on.map(\.rawValue)) + ", only together with \(needed.flag)."
+            return "With " + DisplayText.listed(subcommands.map(\.rawValue)) + ", only together with \(needed.flag)."
         case .excludes(option, let other), .excludes(let other, option):
             return "Cannot be combined with \(other.flag)."
         default:
