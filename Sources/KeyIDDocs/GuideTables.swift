@@ -25,7 +25,7 @@ public enum GuideTables {
         if !notes.isEmpty {
             meaning =
                 meaning.hasSuffix(")")
-                ? meaning.dropLast() + "; " + notes.joined(separator: "; ") + ")"
+                ? String(meaning.dropLast()) + "; " + notes.joined(separator: "; ") + ")"
                 : meaning + " (" + notes.joined(separator: "; ") + ")"
         }
         for rule in OptionRule.all {

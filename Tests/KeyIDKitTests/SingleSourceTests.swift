@@ -161,12 +161,8 @@ struct SingleSourceTests {
         let options = try #require(ManText.section("SH OPTIONS", in: manual))
         let rules = OptionRule.all
         for rule in rules {
-            let (option, other) = {
-                switch rule {
-                case .requires(let option, let other, _), .excludes(let option, let other): return (option, other)
-                }
-            }()
-            let subcommand = try #require(Subcommand.allCases.first { option.spec.takes($0) && other.spec.takes($0) })
+            let (option, other) = rule.options
+            let subcommand = try #require(rule.subcommands.first)
             let value = { (option: Option) in
                 option.spec.valueName == nil ? [] : [option == .derive ? "c273277323db454ea63bb96e79b53e97" : "-"]
             }
