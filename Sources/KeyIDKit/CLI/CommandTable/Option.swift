@@ -178,8 +178,8 @@ package enum Option: String, CaseIterable, Sendable {
 
 /// An option's declaration (see ``Option/spec``).
 package struct OptionSpec: Sendable {
-    /// Checks a value's text and puts the value in its typed place in the settings; a flag's
-    /// ignores the text. A failure names the value's source.
+    /// Checks a value's text and puts the value in its typed place in the settings. A failure
+    /// names the value's source.
     typealias Check = @Sendable (inout Settings, _ text: String, _ source: ValueSource) throws(KeyIDError) -> Void
 
     package let option: Option
