@@ -254,7 +254,8 @@ format:
 	$(SWIFT) format --in-place --recursive Package.swift Sources Tests
 	clang-format -i $(C_SOURCES)
 
-## make docs: regenerate the manual page and the completions from the command table.
+## make docs: regenerate the manual page, the completions and the guide's tables of options and
+## variables from the command table.
 docs:
 	$(SWIFT) run keyid-docs $(CURDIR)
 

@@ -39,7 +39,7 @@ complete -c keyid -n '__fish_seen_subcommand_from get' -l create -d 'create and 
 complete -c keyid -n '__fish_seen_subcommand_from get' -l value -x -a '-' -d 'with --create, read the ID to store from standard input; it also replaces a clone under --on-clone rotate'
 complete -c keyid -n '__fish_seen_subcommand_from get' -l service -x -d 'the service attribute of the item (default: keyid)'
 complete -c keyid -n '__fish_seen_subcommand_from get' -l account -x -d 'the account attribute of the item (default: device-id)'
-complete -c keyid -n '__fish_seen_subcommand_from get' -l label -x -d 'the label keyring managers show for the item it stores (default for a new item: Device ID for SERVICE (ACCOUNT); a rotation without it keeps the label)'
+complete -c keyid -n '__fish_seen_subcommand_from get' -l label -x -d 'with --create, the label keyring managers show for the item it stores (default for a new item: Device ID for SERVICE (ACCOUNT); a rotation without it keeps the label)'
 complete -c keyid -n '__fish_seen_subcommand_from get' -l on-clone -x -a 'warn fail rotate' -d 'when the ID was stored on another machine: warn (default), fail (exit 9) or rotate'
 complete -c keyid -n '__fish_seen_subcommand_from get' -l format -x -a 'uuid upper hex urn env' -d 'how to print the ID: uuid (default), upper, hex, urn, or env (KEYID_DEVICE_ID=...)'
 complete -c keyid -n '__fish_seen_subcommand_from get' -l json -d 'print one JSON object with id, service, account, label, created and modified (and previous_id, reason and differs when an ID was replaced or stored elsewhere)'

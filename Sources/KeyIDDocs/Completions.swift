@@ -113,7 +113,7 @@ public enum Completions {
             "  local curcontext=$curcontext state line ret=1",
             "  _arguments -C \\",
         ]
-        lines += CommandTable.globalOptions.map { "    " + zshSpec($0, exclusive: true) + " \\" }
+        lines += CommandTable.globalOptions.map { "    " + zshSpec($0, $0.summary, exclusive: true) + " \\" }
         lines += [
             "    '1: :{_keyid_subcommands all}' \\",
             "    '*:: :->subcommand' && ret=0",
@@ -127,7 +127,9 @@ public enum Completions {
         ]
         for spec in CommandTable.subcommands {
             lines += ["    \(spec.name))", "      _arguments \\"]
-            lines += spec.options.map { "        " + zshSpec($0, exclusive: $0.option == .help) + " \\" }
+            lines += spec.options.map {
+                "        " + zshSpec($0, $0.summary(for: spec.subcommand), exclusive: $0.option == .help) + " \\"
+            }
             lines[lines.count - 1].removeLast(2)
             lines[lines.count - 1] += " && ret=0"
             lines.append("      ;;")
@@ -151,7 +153,7 @@ public enum Completions {
             lines.append("complete -c keyid -n __fish_use_subcommand -a \(spec.name) -d \(fishQuoted(spec.abstract))")
         }
         lines.append("complete -c keyid -n __fish_use_subcommand -a help -d \(fishQuoted(CommandTable.helpAbstract))")
-        lines += CommandTable.globalOptions.map { fishLine($0, condition: "__fish_use_subcommand") }
+        lines += CommandTable.globalOptions.map { fishLine($0, $0.summary, condition: "__fish_use_subcommand") }
         lines.append("")
         let afterHelp = fishQuoted("__fish_seen_subcommand_from help; and not __fish_seen_subcommand_from \(names)")
         for spec in CommandTable.subcommands {
@@ -160,7 +162,7 @@ public enum Completions {
         for spec in CommandTable.subcommands {
             lines.append("")
             let condition = fishQuoted("__fish_seen_subcommand_from \(spec.name)")
-            lines += spec.options.map { fishLine($0, condition: condition) }
+            lines += spec.options.map { fishLine($0, $0.summary(for: spec.subcommand), condition: condition) }
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -180,18 +182,24 @@ public enum Completions {
 
     /// One `_arguments` spec: `--flag=[summary]:message:(choices)` for an option with a value,
     /// `--flag[summary]` for a flag. An exclusive option (`--help`) excludes everything else.
-    static func zshSpec(_ spec: OptionSpec, exclusive: Bool) -> String {
-        let description = "[" + zshEscaped(spec.summary, special: "[]:\\") + "]"
+    static func zshSpec(_ spec: OptionSpec, _ summary: String, exclusive: Bool) -> String {
+        let description = "[" + zshEscaped(summary, special: "[]:\\") + "]"
         var value = ""
         if spec.valueName != nil {
             let action = spec.choices.isEmpty ? " " : "(" + spec.choices.joined(separator: " ") + ")"
-            value = ":" + spec.option.rawValue + ":" + action
+            value = ":" + camelCased(spec.option.rawValue) + ":" + action
         }
         let exclusion = exclusive ? "(- : *)" : ""
         if let short = spec.option.shortFlag {
             return singleQuoted(exclusion) + "{\(short),\(spec.flag)}" + singleQuoted(description)
         }
         return singleQuoted(exclusion + spec.flag + (spec.valueName == nil ? "" : "=") + description + value)
+    }
+
+    /// An option's name as `_arguments` messages show it: `on-clone` as `onClone`.
+    static func camelCased(_ name: String) -> String {
+        let words = name.split(separator: "-")
+        return words.prefix(1).joined() + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
     /// A `name:description` entry for `_describe`.
@@ -219,7 +227,7 @@ public enum Completions {
 
     // MARK: - fish
 
-    static func fishLine(_ spec: OptionSpec, condition: String) -> String {
+    static func fishLine(_ spec: OptionSpec, _ summary: String, condition: String) -> String {
         var line = "complete -c keyid -n \(condition)"
         if let short = spec.option.shortFlag { line += " -s " + short.dropFirst() }
         line += " -l " + String(spec.flag.dropFirst(2))
@@ -227,7 +235,7 @@ public enum Completions {
             line += " -x"
             if !spec.choices.isEmpty { line += " -a " + fishQuoted(spec.choices.joined(separator: " ")) }
         }
-        return line + " -d " + fishQuoted(spec.summary)
+        return line + " -d " + fishQuoted(summary)
     }
 
     /// A word in single quotes for fish, where `\` and `'` are escaped with a backslash.

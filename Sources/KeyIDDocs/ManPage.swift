@@ -79,7 +79,7 @@ public enum ManPage {
         for spec in CommandTable.subcommands {
             lines += [".SS \(spec.name)"] + usage(spec) + [".PP", prose(spec.discussion), ".PP", "Options:"]
             for option in spec.options {
-                lines += [".TP", label(option), prose(option.summary)]
+                lines += [".TP", label(option), prose(option.summary(for: spec.subcommand))]
             }
             lines += [
                 ".PP",
@@ -108,16 +108,11 @@ public enum ManPage {
         return lines
     }
 
-    /// The order of the OPTIONS section, the page's own since its first edition; an option
-    /// not named here follows these, in ``Option``'s order.
-    static let referenceOrder: [Option] = [
-        .service, .account, .format, .json, .create, .force, .value, .derive, .onClone, .show, .backend, .collection,
-        .user, .label, .noPrompt, .timeout, .help, .version,
-    ]
-
+    /// The OPTIONS section: every option, in the order of its declarations, as a whole.
     static func options() -> [String] {
         var lines = [".SH OPTIONS"]
-        for option in referenceOrder + Option.allCases.filter({ !referenceOrder.contains($0) }) {
+        let rules = OptionRule.all
+        for option in Option.allCases {
             let spec = option.spec
             lines += [".TP", label(spec), prose(spec.summary)]
             let users = CommandTable.subcommands.filter { spec.subcommands.contains($0.subcommand) }.map(\.name)
@@ -139,6 +134,9 @@ public enum ManPage {
                 ]
             }
             lines += choices(spec)
+            for sentence in rules.compactMap({ $0.sentence(for: option) }) {
+                lines += [".br", prose(sentence)]
+            }
         }
         return lines
     }
@@ -230,7 +228,7 @@ public enum ManPage {
                 "With --json, keyid prints one line holding one JSON object, with these keys in this order (\(JSONKey.occasional.map(\.rawValue).joined(separator: ", ")) only where said; keys are only ever added):"
             ),
         ]
-        for key in JSONKey.allCases {
+        for key in JSONKey.ofAnID {
             lines += [".TP", ".B \(key.rawValue)", prose(key.meaning)]
         }
         lines += [

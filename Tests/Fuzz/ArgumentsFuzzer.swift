@@ -61,11 +61,8 @@ enum ArgumentsFuzzer {
     /// The command line that says exactly what `options` hold.
     static func canonical(_ subcommand: Subcommand, _ options: CommandLineOptions) -> [String] {
         var words = [subcommand.rawValue]
-        for option in options.flags.sorted(by: { $0.rawValue < $1.rawValue }) {
-            words.append(option.flag)
-        }
-        for (option, value) in options.values.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            words.append(option.flag + "=" + value)
+        for given in options.given.sorted(by: { $0.option.rawValue < $1.option.rawValue }) {
+            words.append(given.option.flag + (given.text.map { "=" + $0 } ?? ""))
         }
         if let argument = options.argument { words += ["--", argument] }
         return words
@@ -87,7 +84,7 @@ enum ArgumentsFuzzer {
         } catch {
             violated("Settings accepted an invalid item key: \(error.message)", input)
         }
-        if let service = options.values[.service], service != settings.key.service {
+        if let service = options.text(.service), service != settings.key.service {
             violated("--service '\(service)' became '\(settings.key.service)'", input)
         }
         guard settings.timeout > 0, settings.timeout <= CommandTable.maximumTimeout else {

@@ -1,10 +1,12 @@
 import Foundation
 import Testing
 
+@testable import KeyIDDocs
 @testable import KeyIDKit
 @testable import KeyIDTestSupport
 
-/// The guide's tables of options and of variables (`doc/GUIDE.md`) say what the command table says.
+/// The guide's tables of options and of variables (`doc/GUIDE.md`) are rendered from the
+/// declarations (`make docs`), and say what the command table says.
 @Suite("Guide tables", .tags(.files))
 struct GuideTableTests {
     /// The rows of the guide's table whose header row is `header`, as cells.
@@ -64,5 +66,11 @@ struct GuideTableTests {
             let readers = Set(CommandTable.subcommands.filter { $0.variables.contains(variable) }.map(\.name))
             #expect(Self.subcommands(row[1]) == readers, "\(variable.rawValue): '\(row[1])' in the guide")
         }
+    }
+
+    @Test("the tables are what 'make docs' renders from the declarations")
+    func rendered() throws {
+        let guide = try String(contentsOfFile: TestEnvironment.root + "/doc/GUIDE.md", encoding: .utf8)
+        #expect(GuideTables.render(into: guide) == guide, "doc/GUIDE.md's tables are out of date; run 'make docs'")
     }
 }

@@ -33,10 +33,10 @@ struct ParserTests {
             Issue.record("not a run")
             return
         }
-        #expect(options.checked[.onClone] == .text("fail") && options.checked[.backend] == .text("file"))
-        #expect(options.checked[.timeout] == .seconds(2.5))
-        #expect(options.checked[.collection] == .text("login") && options.checked[.user] == .text("zoë"))
-        #expect(derived.checked[.derive] == .id(DeviceID(app)!) && argument.checked[.derive] == .id(DeviceID(app)!))
+        #expect(options.checked.onClone == .fail && options.checked.backend == .file)
+        #expect(options.checked.timeout == 2.5)
+        #expect(options.checked.collection == "login" && options.checked.user == "zoë")
+        #expect(derived.checked.application == DeviceID(app) && argument.checked.application == DeviceID(app))
         for (arguments, message) in [
             (["create", "--derive", "x"], "--derive 'x' is not a 128-bit ID"),
             (["derive", "0"], "the application ID '0' is not a 128-bit ID"),
@@ -127,6 +127,6 @@ struct ParserTests {
 
     @Test("timeouts", arguments: [("1", 1.0), ("0.5", 0.5), ("3600", 3600.0), ("2.25", 2.25)])
     func timeouts(text: String, seconds: Double) throws {
-        #expect(try ValueCheck.timeout.check(text, .flag(.timeout)) == .seconds(seconds))
+        #expect(try ValueCheck.timeout(text, .flag(.timeout)) == seconds)
     }
 }

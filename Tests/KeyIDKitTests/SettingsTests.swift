@@ -11,8 +11,7 @@ struct SettingsTests {
     ) throws -> Settings {
         try Settings(
             subcommand,
-            options: CommandLineOptions(
-                values: values, checked: values[.timeout].flatMap(Double.init).map { [.timeout: .seconds($0)] } ?? [:]),
+            options: CommandLineOptions.checking(values),
             environment: ProcessEnvironment(environment, malformed: malformed))
     }
 

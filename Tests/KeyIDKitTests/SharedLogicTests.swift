@@ -21,7 +21,7 @@ struct SharedLogicTests {
         let longest = Int(CommandTable.maximumTimeout)
         #expect(throws: Never.self) { try DeviceIDs(options: .init(timeout: .seconds(longest))) }
         #expect(throws: KeyIDError.self) { try DeviceIDs(options: .init(timeout: .seconds(longest + 1))) }
-        #expect(throws: Never.self) { try ValueCheck.timeout.check(String(longest), .flag(.timeout)) }
-        #expect(throws: KeyIDError.self) { try ValueCheck.timeout.check(String(longest + 1), .flag(.timeout)) }
+        #expect(throws: Never.self) { try ValueCheck.timeout(String(longest), .flag(.timeout)) }
+        #expect(throws: KeyIDError.self) { try ValueCheck.timeout(String(longest + 1), .flag(.timeout)) }
     }
 }

@@ -29,12 +29,7 @@ struct SingleSourceTests {
         let declared = CommandTable.allOptions.filter { $0.defaultValue != nil }
         #expect(Set(declared.map(\.option)) == [.service, .account, .format, .timeout, .backend, .onClone])
         for spec in declared {
-            let shown: String
-            switch spec.defaultValue {
-            case .text(let text)?: shown = text
-            case .seconds(let seconds)?: shown = String(Int(seconds))
-            default: shown = "?"
-            }
+            let shown = spec.defaultValue ?? "?"
             #expect(
                 spec.summary.contains("(default: \(shown))") || spec.summary.contains("\(shown) (default)"),
                 "\(spec.flag): \(spec.summary)")
@@ -59,7 +54,7 @@ struct SingleSourceTests {
         #expect(CommandTable.globalOptions.map(\.option) == [.help, .version])
         #expect(Set(CommandTable.allOptions.map(\.option)) == Set(Option.allCases))
         func summary(_ option: Option, _ subcommand: Subcommand) -> String? {
-            CommandTable.spec(for: subcommand).options.first { $0.option == option }?.summary
+            CommandTable.spec(for: subcommand).options.first { $0.option == option }?.summary(for: subcommand)
         }
         #expect(summary(.value, .create) == Option.value.spec.summary)
         #expect(summary(.value, .rotate) == Option.value.spec.summary)
@@ -114,20 +109,20 @@ struct SingleSourceTests {
         keyid.signals = [.cloudInstance: "i-two"]
         #expect(
             holdsDocumentedKeys(
-                names(keyid.run("get", "--on-clone", "rotate", "--json").stdout), JSONKey.allCases.map(\.rawValue)))
+                names(keyid.run("get", "--on-clone", "rotate", "--json").stdout), JSONKey.ofAnID.map(\.rawValue)))
         #expect(holdsDocumentedKeys(names(keyid.run("rotate", "--json").stdout), always + ["previous_id", "reason"]))
         let page = try ManText.page()
         let section = try #require(ManText.section("SH JSON OUTPUT", in: page))
         let listed = section.split(separator: "\n").filter { $0.hasPrefix(".B ") }.map {
             String($0.dropFirst(3).replacing("\\_", with: "_"))
         }
-        #expect(listed == JSONKey.allCases.map(\.rawValue))
+        #expect(listed == JSONKey.ofAnID.map(\.rawValue))
         let guide = try String(contentsOfFile: TestEnvironment.root + "/doc/GUIDE.md", encoding: .utf8)
         let blocks = guide.components(separatedBy: "```json\n").dropFirst().compactMap {
             $0.split(separator: "\n").first.map(String.init)
         }
         #expect(holdsDocumentedKeys(names(blocks.first ?? ""), always))
-        #expect(holdsDocumentedKeys(names(blocks.dropFirst().first ?? ""), JSONKey.allCases.map(\.rawValue)))
+        #expect(holdsDocumentedKeys(names(blocks.dropFirst().first ?? ""), JSONKey.ofAnID.map(\.rawValue)))
         let list = keyid.run("list", "--json", "--show").stdout
         #expect(holdsDocumentedKeys(names(list), always + ["addressable"]))
     }
@@ -136,7 +131,7 @@ struct SingleSourceTests {
         "the JSON key check lets a key be added anywhere, and fails a documented key removed, moved or written where it does not belong"
     )
     func jsonKeyCheck() {
-        let documented = JSONKey.allCases.map(\.rawValue)
+        let documented = JSONKey.ofAnID.map(\.rawValue)
         #expect(holdsDocumentedKeys(documented, documented))
         #expect(holdsDocumentedKeys(["undocumented"] + documented, documented))
         #expect(holdsDocumentedKeys(documented.prefix(3) + ["undocumented"] + documented.dropFirst(3), documented))
@@ -157,6 +152,38 @@ struct SingleSourceTests {
             (["get", "--timeout", "0"], "see 'keyid get --help'"), (["derive"], "see 'keyid derive --help'"),
         ] {
             #expect(keyid.run(arguments).stderr.hasSuffix("; \(hint)\n"), "\(arguments)")
+        }
+    }
+
+    @Test("each rule between options is declared once: the parser enforces it, the help and the manual page state it")
+    func optionRules() throws {
+        let manual = try ManText.page()
+        let options = try #require(ManText.section("SH OPTIONS", in: manual))
+        let rules = OptionRule.all
+        for rule in rules {
+            let (option, other) = rule.options
+            let subcommand = try #require(rule.subcommands.first)
+            let value = { (option: Option) in
+                option.spec.valueName == nil ? [] : [option == .derive ? "c273277323db454ea63bb96e79b53e97" : "-"]
+            }
+            let line = [subcommand.rawValue, option.flag] + value(option)
+            let both = line + [other.flag] + value(other)
+            let hint = "; see 'keyid \(subcommand.rawValue) --help'"
+            switch rule {
+            case .requires(_, _, let purpose):
+                #expect(throws: KeyIDError.usage("\(option.flag) \(purpose): use it with \(other.flag)" + hint)) {
+                    try Parser.parse(line)
+                }
+                #expect(throws: Never.self) { try Parser.parse(both) }
+                #expect(HelpText.render(subcommand).contains("with \(other.flag), "), "\(option.flag)")
+            case .excludes:
+                #expect(throws: KeyIDError.usage("\(option.flag) and \(other.flag) cannot be combined" + hint)) {
+                    try Parser.parse(both)
+                }
+                #expect(throws: Never.self) { try Parser.parse(line) }
+            }
+            let sentence = try #require(rule.sentence(for: option))
+            #expect(options.contains(sentence), "\(sentence)")
         }
     }
 }

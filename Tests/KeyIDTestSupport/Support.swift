@@ -320,7 +320,7 @@ func jsonKeyNames(_ text: String) -> [String] {
 /// keys it does not document may stand anywhere, but a documented key where it does not belong
 /// fails.
 func holdsDocumentedKeys(_ written: [String], _ documented: [String]) -> Bool {
-    written.filter((JSONKey.allCases.map(\.rawValue) + ["addressable"]).contains) == documented
+    written.filter(JSONKey.allCases.map(\.rawValue).contains) == documented
 }
 
 /// A value parsed as keyid's JSON output.
@@ -341,5 +341,29 @@ package final class BufferSink: TextSink {
     /// Everything written so far.
     package var text: String {
         storage.withLock { $0 }
+    }
+}
+
+extension CommandLineOptions {
+    /// Options as a command line gives them: `values` for options with a value, `flags` for the
+    /// others, in the declarations' order, their values not checked.
+    package init(values: [Option: String] = [:], flags: Set<Option> = [], argument: String? = nil) {
+        self.init()
+        for option in Option.allCases where flags.contains(option) || values[option] != nil {
+            record(option, values[option])
+        }
+        self.argument = argument
+    }
+
+    /// As ``init(values:flags:argument:)``, each value checked into its place as the parser
+    /// checks it.
+    package static func checking(_ values: [Option: String] = [:], flags: Set<Option> = []) throws(KeyIDError)
+        -> CommandLineOptions
+    {
+        var options = CommandLineOptions(values: values, flags: flags)
+        for given in options.given {
+            try given.option.spec.apply(given.text ?? "", to: &options.checked, from: .flag(given.option))
+        }
+        return options
     }
 }

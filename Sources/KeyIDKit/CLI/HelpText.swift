@@ -3,7 +3,7 @@ package enum HelpText {
     /// The tool's help, or one subcommand's.
     package static func render(_ subcommand: Subcommand?) -> String {
         guard let subcommand else { return tool() }
-        return self.subcommand(CommandTable.spec(for: subcommand))
+        return self.subcommand(subcommand.spec)
     }
 
     static func tool() -> String {
@@ -21,7 +21,7 @@ package enum HelpText {
         }
         lines.append("  " + TextTable.pad("help", width) + CommandTable.helpAbstract)
         lines += ["", "Options:"]
-        lines += optionLines(CommandTable.globalOptions)
+        lines += optionLines(CommandTable.globalOptions, for: nil)
         lines += ["", "Environment:"]
         lines += environmentLines(CommandTable.documentedVariables)
         lines += ["", "Exit status:"]
@@ -32,7 +32,7 @@ package enum HelpText {
 
     static func subcommand(_ spec: SubcommandSpec) -> String {
         var lines = ["Usage: \(spec.usage)", "", wrap(spec.discussion, width: 78), "", "Options:"]
-        lines += optionLines(spec.options)
+        lines += optionLines(spec.options, for: spec.subcommand)
         if !spec.documentedVariables.isEmpty {
             lines += ["", "Environment:"] + environmentLines(spec.documentedVariables)
         }
@@ -45,11 +45,12 @@ package enum HelpText {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func optionLines(_ options: [OptionSpec]) -> [String] {
+    /// The options' lines, with the help lines `subcommand` gives them.
+    static func optionLines(_ options: [OptionSpec], for subcommand: Subcommand?) -> [String] {
         let labels = options.map(label)
         let width = labels.map(\.count).max()! + 2
         return zip(options, labels).map { spec, label in
-            var summary = spec.summary
+            var summary = subcommand.map(spec.summary(for:)) ?? spec.summary
             if let variable = spec.variable { summary += " [env: \(variable.rawValue)]" }
             return "  " + TextTable.pad(label, width) + summary
         }

@@ -52,49 +52,98 @@ package enum JSONText {
     }
 }
 
-/// The keys of the JSON object `--json` prints for an ID, in the order they are written, with
-/// what each holds: the one list the output and the manual page are made from.
+/// The keys of the JSON `--json` prints for a stored record, in the order they are written:
+/// the one list the output, the help and the manual page are made from. Each is declared once,
+/// in ``declaration``.
 package enum JSONKey: String, CaseIterable, Sendable {
     case id, service, account, label, created, modified
     case previousID = "previous_id"
-    case reason, differs
+    case reason, differs, addressable
+
+    /// Which records carry a key.
+    package enum Presence: Sendable {
+        /// Every record of an ID (`list` writes `id` only with `--show`).
+        case always
+        /// Only when a run replaced an ID or found a clone.
+        case occasional
+        /// Only `list`'s records.
+        case list
+    }
+
+    /// The key's declaration: which records carry it, its value in a record as JSON (`nil`
+    /// leaves it out), and what it holds, for the manual page.
+    private var declaration: (presence: Presence, value: (JSONRecord) -> String?, meaning: String) {
+        switch self {
+        case .id:
+            return (
+                .always, { $0.id.map(JSONRecord.string) },
+                "the ID, in the form chosen by --format (env counts as uuid)"
+            )
+        case .service: return (.always, { JSONRecord.string($0.service) }, "the service attribute of the item")
+        case .account: return (.always, { JSONRecord.string($0.account) }, "the account attribute of the item")
+        case .label:
+            return (
+                .always, { JSONRecord.string($0.label) }, "the label a keyring manager shows for the item, or null"
+            )
+        case .created:
+            return (
+                .always, { JSONRecord.string($0.created.map(Timestamp.iso8601)) },
+                "when the item was created, or null when the Secret Service does not say"
+            )
+        case .modified:
+            return (
+                .always, { JSONRecord.string($0.modified.map(Timestamp.iso8601)) },
+                "when the item was last changed, or null when the Secret Service does not say"
+            )
+        case .previousID:
+            return (
+                .occasional, { $0.replaced.map { JSONRecord.string($0.previousID) } },
+                "the ID this run replaced, or null when the item held no valid ID (or the provider did not hand it back); only from rotate, and from get when --on-clone rotate replaced an ID stored on another machine"
+            )
+        case .reason:
+            return (
+                .occasional, { $0.replaced.map { JSONText.string($0.reason) } },
+                "why it was replaced, beside previous_id: rotate (a rotation was asked for) or clone (the ID was stored on another machine; differs says how keyid knew)"
+            )
+        case .differs:
+            return (
+                .occasional, { $0.differs.isEmpty ? nil : JSONText.array($0.differs) },
+                "only from get, when the ID read (or the one it replaced) was stored on another machine: the signals that differ, an array of machine-id, instance-id and product-uuid"
+            )
+        case .addressable:
+            return (
+                .list, { $0.addressable.map { $0 ? "true" : "false" } },
+                "whether keyid can read, rotate or delete the item"
+            )
+        }
+    }
+
+    /// Which records carry the key.
+    package var presence: Presence { declaration.presence }
+
+    /// What the key holds, for the manual page.
+    package var meaning: String { declaration.meaning }
+
+    /// The keys of a record of an ID, as the manual page lists them.
+    package static var ofAnID: [JSONKey] { allCases.filter { $0.presence != .list } }
 
     /// The keys written only when a run replaced an ID or found a clone.
-    package static let occasional: [JSONKey] = [.previousID, .reason, .differs]
+    package static var occasional: [JSONKey] { allCases.filter { $0.presence == .occasional } }
 
-    /// The keys every record carries, in their order.
-    package static var always: [JSONKey] { allCases.filter { !occasional.contains($0) } }
+    /// The keys every record of an ID carries, in their order.
+    package static var always: [JSONKey] { allCases.filter { $0.presence == .always } }
+
+    /// The keys every record of `list` carries, as its help names them (`id` only with `--show`).
+    package static var inList: [JSONKey] { always.filter { $0 != .id } }
 
     /// Keys named in a sentence, for the help: `id, service and account`.
     package static func listed(_ keys: [JSONKey]) -> String {
         DisplayText.listed(keys.map(\.rawValue))
     }
-
-    /// What the key holds, for the manual page.
-    package var meaning: String {
-        switch self {
-        case .id: return "the ID, in the form chosen by --format (env counts as uuid)"
-        case .service: return "the service attribute of the item"
-        case .account: return "the account attribute of the item"
-        case .label: return "the label a keyring manager shows for the item, or null"
-        case .created: return "when the item was created, or null when the Secret Service does not say"
-        case .modified: return "when the item was last changed, or null when the Secret Service does not say"
-        case .previousID:
-            return
-                "the ID this run replaced, or null when the item held no valid ID (or the provider did not hand it back); only from rotate, and from get when --on-clone rotate replaced an ID stored on another machine"
-        case .reason:
-            return
-                "why it was replaced, beside previous_id: rotate (a rotation was asked for) or clone (the ID was stored on another machine; differs says how keyid knew)"
-        case .differs:
-            return
-                "only from get, when the ID read (or the one it replaced) was stored on another machine: the signals that differ, an array of machine-id, instance-id and product-uuid"
-        }
-    }
 }
 
 /// One stored record as `--json` writes it, for `get`, `create`, `rotate`, `list` and the manual
-/// page's example: the keys of ``JSONKey`` in their order, a key without a value left out, then
-/// `addressable`, which only `list` writes.
+/// page's example: the keys of ``JSONKey`` in their order, a key without a value left out.
 package struct JSONRecord {
     /// The ID; `nil` leaves the key out (`list` without `--show`), `.some(nil)` writes `null`.
     package var id: String??
@@ -121,20 +170,16 @@ package struct JSONRecord {
 
     /// The one-line object, without a newline.
     package var text: String {
-        let string = { (value: String?) in value.map(JSONText.string) ?? "null" }
-        var values: [JSONKey: String] = [
-            .service: string(service), .account: string(account), .label: string(label),
-            .created: string(created.map(Timestamp.iso8601)), .modified: string(modified.map(Timestamp.iso8601)),
-        ]
-        if let id { values[.id] = string(id) }
-        if let replaced {
-            values[.previousID] = string(replaced.previousID)
-            values[.reason] = string(replaced.reason)
-        }
-        if !differs.isEmpty { values[.differs] = JSONText.array(differs) }
-        let members = JSONKey.allCases.compactMap { key in values[key].map { (key.rawValue, $0) } }
-        return JSONText.object(written: members + (addressable.map { [("addressable", $0 ? "true" : "false")] } ?? []))
+        JSONText.object(written: JSONKey.allCases.compactMap { key in key.value(in: self).map { (key.rawValue, $0) } })
     }
+
+    /// A string or `null`.
+    fileprivate static func string(_ value: String?) -> String { value.map(JSONText.string) ?? "null" }
+}
+
+extension JSONKey {
+    /// The key's value in `record`, as JSON; `nil` when the record leaves it out.
+    func value(in record: JSONRecord) -> String? { declaration.value(record) }
 }
 
 /// ISO 8601 UTC timestamps from Unix seconds.

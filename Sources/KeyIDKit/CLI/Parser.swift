@@ -8,45 +8,42 @@ package enum Parser {
         if words.version, !words.help { return .version }
         if words.help { return .help(words.subcommand) }
         guard let subcommand = words.subcommand else {
-            if let first = words.given.first {
-                throw usageError("'\(first.spelling)' needs a subcommand before it", nil)
+            if let first = words.options.given.first {
+                throw usageError("'\(first.option.flag)' needs a subcommand before it", nil)
             }
             let names = Subcommand.allCases.map(\.rawValue)
             throw usageError("missing subcommand (\(DisplayText.listed(names, "or")))", nil)
         }
         var options = words.options
-        try checkShape(words.given, options, for: subcommand)
+        try checkShape(options, for: subcommand)
         try checkValues(&options, for: subcommand)
         return .run(subcommand, options)
     }
 
     /// Checks that the command line fits the subcommand: its argument is there, and every
     /// option given is one it takes.
-    static func checkShape(
-        _ given: [(spec: OptionSpec, spelling: String)], _ options: CommandLineOptions, for subcommand: Subcommand
-    ) throws(KeyIDError) {
-        let spec = CommandTable.spec(for: subcommand)
-        if let placeholder = spec.argument, options.argument == nil {
+    static func checkShape(_ options: CommandLineOptions, for subcommand: Subcommand) throws(KeyIDError) {
+        if let placeholder = subcommand.spec.argument, options.argument == nil {
             throw usageError("'\(subcommand.rawValue)' needs \(placeholder)", subcommand)
         }
-        for (option, spelling) in given where !spec.takes(option.option) {
-            throw usageError("option '\(spelling)' does not apply to '\(subcommand.rawValue)'", subcommand)
+        for given in options.given where !given.option.spec.takes(subcommand) {
+            throw usageError("option '\(given.option.flag)' does not apply to '\(subcommand.rawValue)'", subcommand)
         }
     }
 
-    /// Checks every value given on the command line, once, with its option's
-    /// ``OptionSpec/check``, then the subcommand's ``SubcommandSpec/rules``: ``Settings``
-    /// reads the checked values and never the text.
+    /// Checks every value given on the command line, once, in the order given, into its place
+    /// in ``CommandLineOptions/checked`` (``OptionSpec/apply(_:to:from:)``), then the rules
+    /// between options (``OptionRule``): ``Settings`` reads the checked values and never the
+    /// text.
     static func checkValues(_ options: inout CommandLineOptions, for subcommand: Subcommand) throws(KeyIDError) {
         do throws(KeyIDError) {
-            for spec in CommandTable.allOptions {
-                guard let check = spec.check, let text = options.values[spec.option] else { continue }
-                options.checked[spec.option] = try check.check(text, .flag(spec.option))
+            for given in options.given {
+                try given.option.spec.apply(given.text ?? "", to: &options.checked, from: .flag(given.option))
             }
             if let argument = options.argument {
-                options.checked[.derive] = try ValueCheck.application.check(argument, .argument("the application ID"))
+                options.checked.application = try ValueCheck.application(argument, .argument("the application ID"))
             }
-            try CommandTable.spec(for: subcommand).rules(options)
+            try OptionRule.check(subcommand, given: options.has)
         } catch {
             throw usageError(error.whatHappened, subcommand)
         }
@@ -60,8 +57,6 @@ package enum Parser {
         var help = false
         var version = false
         var options = CommandLineOptions()
-        /// Each option given, with how it was spelled.
-        var given: [(spec: OptionSpec, spelling: String)] = []
     }
 
     /// Sorts the words of a command line: which subcommand, which options with which values
@@ -72,11 +67,10 @@ package enum Parser {
         var helpCommand = false
         var versionRequested = false
         var options = CommandLineOptions()
-        var given: [(spec: OptionSpec, spelling: String)] = []
         var index = 0
 
         func takesArgument() -> Bool {
-            subcommand.map { CommandTable.spec(for: $0).argument != nil } == true && options.argument == nil
+            subcommand.map { $0.spec.argument != nil } == true && options.argument == nil
         }
         func fail(_ message: String) -> KeyIDError {
             usageError(message, subcommand)
@@ -99,31 +93,27 @@ package enum Parser {
                 continue
             }
             if argument.hasPrefix("--") {
-                let body = argument.dropFirst(2)
-                let name: String
+                let name: Substring
                 let inline: String?
-                if let equals = body.utf8.firstIndex(of: UInt8(ascii: "=")) {
-                    name = "--" + body[..<equals]
-                    inline = String(body[body.utf8.index(after: equals)...])
+                if let equals = argument.utf8.firstIndex(of: UInt8(ascii: "=")) {
+                    name = argument[..<equals]
+                    inline = String(argument[argument.utf8.index(after: equals)...])
                 } else {
-                    name = argument
+                    name = Substring(argument)
                     inline = nil
                 }
-                guard let spec = CommandTable.allOptions.first(where: { $0.flag == name }) else {
+                guard let option = Option(flag: name) else {
                     let suggestion =
-                        closest(to: name, among: CommandTable.allOptions.map(\.flag)).map { "; did you mean '\($0)'?" }
+                        closest(to: String(name), among: Option.allCases.map(\.flag)).map { "; did you mean '\($0)'?" }
                         ?? ""
-                    throw fail("unknown option '\(printable(name))'\(suggestion)")
+                    throw fail("unknown option '\(printable(String(name)))'\(suggestion)")
                 }
-                switch spec.option {
+                switch option {
                 case .help: helpRequested = true
                 case .version: versionRequested = true
                 default: break
                 }
-                if spec.valueName == nil {
-                    if inline != nil { throw fail("option '\(name)' takes no value") }
-                    options.flags.insert(spec.option)
-                } else {
+                if let valueName = option.spec.valueName {
                     let value: String
                     if let inline {
                         value = inline
@@ -131,11 +121,13 @@ package enum Parser {
                         value = arguments[index]
                         index += 1
                     } else {
-                        throw fail("option '\(name)' needs a value (\(spec.valueName!))")
+                        throw fail("option '\(name)' needs a value (\(valueName))")
                     }
-                    options.values[spec.option] = value
+                    options.record(option, value)
+                } else {
+                    if inline != nil { throw fail("option '\(name)' takes no value") }
+                    if option != .help, option != .version { options.record(option, nil) }
                 }
-                given.append((spec, name))
                 continue
             }
             if argument.hasPrefix("-"), argument != "-" {
@@ -164,8 +156,7 @@ package enum Parser {
         }
 
         return Words(
-            subcommand: subcommand, help: helpRequested || helpCommand, version: versionRequested, options: options,
-            given: given)
+            subcommand: subcommand, help: helpRequested || helpCommand, version: versionRequested, options: options)
     }
 
     static func helpCommandLine(_ subcommand: Subcommand?) -> String {
@@ -226,28 +217,43 @@ package enum Invocation: Equatable, Sendable {
 /// Options as given on the command line, the last occurrence of an option winning, and
 /// their values as the parser checked them.
 package struct CommandLineOptions: Equatable, Sendable {
-    /// Values of options that take one, as given.
-    package var values: [Option: String] = [:]
-    /// Flags that were given.
-    package var flags: Set<Option> = []
-    /// The positional argument, for subcommands that take one.
-    package var argument: String?
-    /// The value of each option given, as its ``OptionSpec/check`` made it; the argument of
-    /// `keyid derive` stands as `--derive`'s.
-    package var checked: [Option: OptionValue] = [:]
-
-    package init(
-        values: [Option: String] = [:], flags: Set<Option> = [], argument: String? = nil,
-        checked: [Option: OptionValue] = [:]
-    ) {
-        self.values = values
-        self.flags = flags
-        self.argument = argument
-        self.checked = checked
+    /// An option given, with the text of its value (`nil` for a flag).
+    package struct Given: Equatable, Sendable {
+        package var option: Option
+        package var text: String?
     }
 
-    /// Options are the same when they were given the same: ``checked`` follows from the rest.
+    /// Each option given, once, in the order first given, with the last value given.
+    package private(set) var given: [Given] = []
+    /// The positional argument, for subcommands that take one.
+    package var argument: String?
+    /// The value of each option given, in its typed place, as its declaration's check made it
+    /// (``OptionSpec/apply(_:to:from:)``); the argument of `keyid derive` stands as `--derive`'s.
+    /// ``Settings/init(_:options:environment:)`` adds what was not given.
+    package var checked = Settings()
+
+    package init() {}
+
+    /// Whether `option` was given.
+    package func has(_ option: Option) -> Bool { given.contains { $0.option == option } }
+
+    /// The text given for `option`, if any.
+    package func text(_ option: Option) -> String? { given.first { $0.option == option }?.text }
+
+    /// Records `option` given with `text`: an option given again keeps its place and takes the
+    /// new value.
+    package mutating func record(_ option: Option, _ text: String?) {
+        if let index = given.firstIndex(where: { $0.option == option }) {
+            given[index].text = text
+        } else {
+            given.append(Given(option: option, text: text))
+        }
+    }
+
+    /// Options are the same when the same were given, with the same values, in any order:
+    /// ``checked`` follows from them.
     package static func == (a: Self, b: Self) -> Bool {
-        a.values == b.values && a.flags == b.flags && a.argument == b.argument
+        a.given.count == b.given.count && a.argument == b.argument
+            && a.given.allSatisfy { given in b.given.contains(given) }
     }
 }

@@ -1,18 +1,22 @@
-/// A subcommand's options with the environment's defaults applied and every value checked.
+/// A subcommand's options with the environment's defaults applied and every value checked:
+/// each option's value in the typed place its declaration (``Option/spec``) puts it.
 package struct Settings: Equatable, Sendable {
-    package var key: ItemKey
-    package var format: IDFormat
-    package var json: Bool
-    package var create: Bool
-    package var force: Bool
-    package var valueFromInput: Bool
-    package var allowPrompt: Bool
-    package var timeout: Double
+    /// `--service`, `KEYID_SERVICE` or the default.
+    package var service = ""
+    /// `--account`, `KEYID_ACCOUNT` or the default.
+    package var account = ""
+    package var format = IDFormat.uuid
+    package var json = false
+    package var create = false
+    package var force = false
+    package var valueFromInput = false
+    package var allowPrompt = true
+    package var timeout = 0.0
     /// `--derive APP`, or the argument of `keyid derive`.
     package var application: DeviceID?
-    package var onClone: ClonePolicy
-    package var show: Bool
-    package var backend: BackendChoice
+    package var onClone = ClonePolicy.warn
+    package var show = false
+    package var backend = BackendChoice.secretService
     /// `--service` or `KEYID_SERVICE` when one was given (for `list`), else `nil`.
     package var serviceFilter: String?
     /// `--collection` or `KEYID_COLLECTION`: the keyring to search and store in.
@@ -26,81 +30,53 @@ package struct Settings: Equatable, Sendable {
     /// variables give (``FileStore/directory(_:)``); an absolute path.
     package var fileDirectory: String?
     /// What a write stores beside the ID: `--label`.
-    package var details: ItemDetails
+    package var details = ItemDetails()
 
-    /// Flags win over `KEYID_*` variables, which win over the built-in defaults. Only the
-    /// variables `subcommand` reads are read and checked.
+    /// Settings before anything is applied: flags unset, and placeholders where an option has a
+    /// default, which ``init(_:options:environment:)`` puts in their place.
+    init() {}
+
+    /// The item the service and account name (each was checked as it was applied).
+    package var key: ItemKey { ItemKey(checked: service, account: account) }
+
+    /// Flags win over `KEYID_*` variables, which win over the declared defaults. Only the
+    /// variables `subcommand` reads are read, each checked as its option's value is.
     package init(
-        _ subcommand: Subcommand, options: CommandLineOptions, environment processEnvironment: ProcessEnvironment
+        _ subcommand: Subcommand, options: CommandLineOptions, environment: ProcessEnvironment
     )
         throws(KeyIDError)
     {
-        let spec = CommandTable.spec(for: subcommand)
-        let environment = SubcommandEnvironment(spec: spec, environment: processEnvironment)
-        let service = try Self.pick(.service, options, environment)
-        let serviceGiven = options.values[.service] != nil || service.source != nil
-        let account = try Self.pick(.account, options, environment)
-        key = try ItemKey(
-            service: service.value, account: account.value, origins: (service.source, account.source))
-        func resolved(_ option: Option) throws(KeyIDError) -> OptionValue? {
-            try Self.resolved(option, options, environment)
+        self = options.checked
+        var serviceGiven = options.has(.service)
+        for option in Option.allCases where !options.has(option) {
+            let spec = option.spec
+            if let variable = spec.variable, spec.takes(subcommand), let text = try environment.value(variable),
+                spec.refusesEmptyVariable || !text.isEmpty
+            {
+                try spec.apply(text, to: &self, from: .variable(variable))
+                if option == .service { serviceGiven = true }
+            } else if let text = spec.defaultValue {
+                try spec.apply(text, to: &self, from: .flag(option))
+            }
         }
-        format = try resolved(.format)!.choice()!
-        json = options.flags.contains(.json)
-        create = options.flags.contains(.create)
-        force = options.flags.contains(.force)
-        valueFromInput = options.values[.value] != nil
-        allowPrompt = !options.flags.contains(.noPrompt)
-        timeout = try resolved(.timeout)!.seconds!
-        show = options.flags.contains(.show)
-        serviceFilter = serviceGiven ? service.value : nil
-        application = options.checked[.derive]?.id
-        onClone = try resolved(.onClone)!.choice()!
-        backend = try resolved(.backend)!.choice()!
-        collection = try resolved(.collection)?.text
-        user = try resolved(.user)?.text
-        details = ItemDetails(label: options.checked[.label]?.text)
-        machineIDFile = try environment.value(.machineIDFile).flatMap { $0.isEmpty ? nil : $0 }
-        fileDirectory = try environment.value(.fileDirectory).flatMap { $0.isEmpty ? nil : $0 }
+        serviceFilter = serviceGiven ? service : nil
+        if subcommand.reads(.machineIDFile) {
+            machineIDFile = try environment.value(.machineIDFile).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        if subcommand.reads(.fileDirectory) {
+            fileDirectory = try environment.value(.fileDirectory).flatMap { $0.isEmpty ? nil : $0 }
+        }
         if let fileDirectory, !fileDirectory.hasPrefix("/") {
             throw .usage(
                 "\(KeyIDVariable.fileDirectory.rawValue) must be an absolute path, not '\(Parser.printable(fileDirectory))'"
             )
         }
-        if spec.takes(.backend) {
-            try Self.checkSecretBackend(processEnvironment)
+        if Option.backend.spec.takes(subcommand) {
+            try Self.checkSecretBackend(environment)
             // Refused before anything is asked of the bus, as the store would refuse it later;
             // the file backend never reads it.
-            if backend == .secretService { _ = try SessionBus.secretServiceName(processEnvironment) }
+            if backend == .secretService { _ = try SessionBus.secretServiceName(environment) }
         }
-    }
-
-    /// The option's checked value when it was given; else its variable's value, when set and
-    /// not empty, checked by the same ``OptionSpec/check`` (the variable is read only when the
-    /// option was not given); else its ``OptionSpec/defaultValue``. An option declared with a
-    /// default always has a value.
-    private static func resolved(_ option: Option, _ options: CommandLineOptions, _ environment: SubcommandEnvironment)
-        throws(KeyIDError) -> OptionValue?
-    {
-        let option = option.spec
-        if let given = options.checked[option.option] { return given }
-        guard let variable = option.variable, let check = option.check,
-            let text = try environment.value(variable), !text.isEmpty
-        else { return option.defaultValue }
-        return try check.check(text, .variable(variable))
-    }
-
-    /// A service or account name: the flag's, else its variable's (even empty, which
-    /// ``ItemKey`` refuses), else the default; with the variable's name when it came from one.
-    private static func pick(_ option: Option, _ options: CommandLineOptions, _ environment: SubcommandEnvironment)
-        throws(KeyIDError) -> (value: String, source: String?)
-    {
-        let option = option.spec
-        if let flag = options.values[option.option] { return (flag, nil) }
-        if let variable = option.variable, let value = try environment.value(variable) {
-            return (value, variable.rawValue)
-        }
-        return (option.defaultValue?.text ?? "", nil)
     }
 
     /// The library's options these settings stand for.
@@ -120,20 +96,6 @@ package struct Settings: Equatable, Sendable {
                 "SECRET_BACKEND is '\(Parser.printable(backend))', which libsecret does not know; unset it or set it to 'service'"
             )
         }
-    }
-}
-
-/// The environment as one subcommand sees it: only the `KEYID_*` variables it reads (see
-/// ``SubcommandSpec/variables``), so that a default exported for one subcommand never
-/// breaks another.
-struct SubcommandEnvironment {
-    let spec: SubcommandSpec
-    let environment: ProcessEnvironment
-
-    /// `variable`'s value; `nil` when it is unset or the subcommand does not read it.
-    func value(_ variable: KeyIDVariable) throws(KeyIDError) -> String? {
-        guard spec.variables.contains(variable) else { return nil }
-        return try environment.value(variable)
     }
 }
 

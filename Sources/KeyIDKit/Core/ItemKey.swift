@@ -27,6 +27,12 @@ public struct ItemKey: Hashable, Sendable, CustomStringConvertible {
         self.account = account
     }
 
+    /// A key of names already checked with ``validate(_:origin:limit:shown:)``.
+    init(checked service: String, account: String) {
+        self.service = service
+        self.account = account
+    }
+
     /// The key an item's attributes name; `nil` when `service` or `account` is missing or
     /// invalid.
     package init?(attributes: [String: String]) {

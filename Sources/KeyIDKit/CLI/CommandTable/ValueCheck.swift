@@ -1,12 +1,9 @@
 /// How an option's value is checked into what it stands for: one check per kind of value,
 /// the same whether the value comes from the command line (``Parser``) or from the option's
-/// variable (``Settings``). Each ``OptionSpec`` names its check.
-package struct ValueCheck: Sendable {
-    /// Checks `text`; a failure names `source` in its message.
-    package let check: @Sendable (_ text: String, _ source: ValueSource) throws(KeyIDError) -> OptionValue
-
+/// variable (``Settings``). Each ``Option/spec`` names its check.
+package enum ValueCheck {
     /// A timeout in seconds: a positive decimal number up to ``CommandTable/maximumTimeout``.
-    static let timeout = ValueCheck { text, source throws(KeyIDError) in
+    static func timeout(_ text: String, _ source: ValueSource) throws(KeyIDError) -> Double {
         let digits = text.utf8.filter { $0 != UInt8(ascii: ".") }
         guard !text.isEmpty, text.utf8.count <= 16, digits.allSatisfy({ (0x30...0x39).contains($0) }),
             text.utf8.filter({ $0 == UInt8(ascii: ".") }).count <= 1, !digits.isEmpty,
@@ -16,62 +13,62 @@ package struct ValueCheck: Sendable {
                 "invalid \(source.name) '\(Parser.printable(text))': expected a number of seconds greater than 0 and at most \(Int(CommandTable.maximumTimeout))"
             )
         }
-        return .seconds(seconds)
+        return seconds
     }
 
     /// An application ID: 128 bits in any ID form, not all zeros.
-    static let application = ValueCheck { text, source throws(KeyIDError) in
+    static func application(_ text: String, _ source: ValueSource) throws(KeyIDError) -> DeviceID {
         guard let id = DeviceID(text) else {
             throw .usage(
                 "\(source.name) '\(Parser.printable(text))' is not a 128-bit ID (32 hex digits, a UUID or a urn:uuid: URN, not all zeros)"
             )
         }
-        return .id(id)
+        return id
     }
 
     /// A name (`--collection`, `--user`): ``ItemKey/validate(_:origin:limit:shown:)``'s check,
     /// without a length limit, quoting the name.
-    static let name = ValueCheck { text, source throws(KeyIDError) in
+    static func name(_ text: String, _ source: ValueSource) throws(KeyIDError) -> String {
         try ItemKey.validate(text, origin: source.name, limit: nil, shown: Parser.printable(text))
-        return .text(text)
+        return text
     }
 
     /// An item's label: what ``ItemDetails`` accepts.
-    static let label = ValueCheck { text, source throws(KeyIDError) in
+    static func label(_ text: String, _ source: ValueSource) throws(KeyIDError) -> String {
         try ItemDetails(label: text).check(origin: source.name)
-        return .text(text)
+        return text
     }
 
-    /// A service or account name, as ``ItemKey`` accepts it; a failure names `what`.
-    static func itemName(_ what: String) -> ValueCheck {
-        ValueCheck { text, _ throws(KeyIDError) in
+    /// A service or account name, as ``ItemKey`` accepts it; a failure names the variable it
+    /// came from, else `what`.
+    static func itemName(_ text: String, _ source: ValueSource, _ what: String) throws(KeyIDError) -> String {
+        if case .variable(let variable) = source {
+            try ItemKey.validate(text, origin: variable.rawValue)
+        } else {
             try ItemKey.validate(text, origin: what)
-            return .text(text)
         }
+        return text
     }
 
     /// `--value`'s only value, `-`: the new ID comes from standard input, never the command line.
-    static let standardInput = ValueCheck { text, _ throws(KeyIDError) in
+    static func standardInput(_ text: String, _: ValueSource) throws(KeyIDError) {
         guard text == "-" else {
             throw .usage("--value only reads the new ID from standard input: use '--value -'")
         }
-        return .text(text)
     }
 
     /// One of `T`'s cases, by its raw value.
-    static func choice<T: RawRepresentable & CaseIterable>(_: T.Type) -> ValueCheck where T.RawValue == String {
+    static func choice<T: RawRepresentable & CaseIterable>(_ text: String, _ source: ValueSource) throws(KeyIDError)
+        -> T where T.RawValue == String
+    {
+        if let value = T(rawValue: text) { return value }
         let names = T.allCases.map(\.rawValue)
-        return ValueCheck { text, source throws(KeyIDError) in
-            guard names.contains(text) else {
-                let described: String
-                switch source {
-                case .variable(let variable): described = "\(variable.rawValue) is '\(Parser.printable(text))'"
-                case .flag, .argument: described = "invalid \(source.name) '\(Parser.printable(text))'"
-                }
-                throw .usage("\(described): expected \(names.joined(separator: ", "))")
-            }
-            return .text(text)
+        let described: String
+        switch source {
+        case .variable(let variable): described = "\(variable.rawValue) is '\(Parser.printable(text))'"
+        case .flag, .argument: described = "invalid \(source.name) '\(Parser.printable(text))'"
         }
+        throw .usage("\(described): expected \(names.joined(separator: ", "))")
     }
 }
 
@@ -88,32 +85,5 @@ package enum ValueSource: Sendable {
         case .variable(let variable): return variable.rawValue
         case .argument(let what): return what
         }
-    }
-}
-
-/// An option's value once checked.
-package enum OptionValue: Equatable, Sendable {
-    case text(String)
-    case seconds(Double)
-    case id(DeviceID)
-
-    package var text: String? {
-        if case .text(let text) = self { return text }
-        return nil
-    }
-
-    package var seconds: Double? {
-        if case .seconds(let seconds) = self { return seconds }
-        return nil
-    }
-
-    package var id: DeviceID? {
-        if case .id(let id) = self { return id }
-        return nil
-    }
-
-    /// The case of `T` a checked choice names.
-    package func choice<T: RawRepresentable>(_: T.Type = T.self) -> T? where T.RawValue == String {
-        text.flatMap(T.init(rawValue:))
     }
 }
