@@ -48,7 +48,9 @@ MAIN = ("main", "keyid_main")  # SwiftPM names an executable's main keyid_main; 
 CONNECT = ("keyid_connection_new_sync",)  # Sources/CSecretConnection/connection.c, shared with the floors
 FLOOR_PHASES = {"parsing": MAIN, "connecting": CONNECT, "search": ("floor_search*",), "read": ("floor_read*",),
                 "output": ("print_secret",), "exit": ("exit",)}
-PERFORM = "$s8KeyIDKit19LibSecretConnectionC7perform*"  # a batch of requests sent and waited for
+# A batch of requests sent and waited for: the method itself (its mangled name ends in YKF, for
+# its typed throws), not the closures inside it, whose names go on after it.
+PERFORM = "$s8KeyIDKit19LibSecretConnectionC7perform*YKF"
 BOUNDARIES = {
     "keyid": {"parsing": MAIN, "settings": ("$s8KeyIDKit8SettingsV_7options11environment*",),
               "connecting": CONNECT, "search": (PERFORM,), "read": (PERFORM,),

@@ -87,7 +87,7 @@ struct SecretServiceStoreTests {
         let other = Self.newStore()
         try store.add(Self.one, for: key, binding: MachineBinding(machine: "abc"))
         let first = try #require(try store.items(matching: key, scope: [.secrets, .attributes]).first)
-        #expect(store.lastFound.values.contains(first.handle))
+        #expect(store.lastFound.pairs.contains { $0.1 == first.handle })
         let again = try store.items(matching: key, scope: [.secrets, .attributes])
         #expect(again.map(\.handle) == [first.handle])
         #expect(again.first?.secret == Array(Self.one.uuidString.utf8))

@@ -57,24 +57,23 @@ package enum KeyIDCommand {
                     "keyid: \(timeoutMessage(settings.timeout, settings.backend))\n",
                 status: ExitStatus.timedOut.rawValue)
         }
-        let outcome: Result<CommandResult, KeyIDError>
+        // The result or the error, the deadline disarmed before either is reported. (Not a
+        // `Result`: its type's metadata, built on first use, looks up KeyIDError's conformance
+        // to Error among every conformance the binary holds.)
+        let result: CommandResult
         do {
-            outcome = .success(try callLibrary(subcommand, settings, value, context))
+            result = try callLibrary(subcommand, settings, value, context)
         } catch {
-            outcome = .failure(error)
-        }
-        if context.usesWatchdog, !Watchdog.finish() { Watchdog.awaitExpiry() }
-        switch outcome {
-        case .success(let result):
-            for notice in result.notices { try? context.stderr.write("keyid: \(DisplayText.escaped(notice))\n") }
-            if let failure = result.streamFailure { return failedOutput(failure, change: nil, context) }
-            if let output = result.output, let failed = deliver(output, change: result.change, context) {
-                return failed
-            }
-            return result.status
-        case .failure(let error):
+            if context.usesWatchdog, !Watchdog.finish() { Watchdog.awaitExpiry() }
             return report(error, context)
         }
+        if context.usesWatchdog, !Watchdog.finish() { Watchdog.awaitExpiry() }
+        for notice in result.notices { try? context.stderr.write("keyid: \(DisplayText.escaped(notice))\n") }
+        if case .failed(let failure) = result.streamFailure { return failedOutput(failure, change: nil, context) }
+        if let output = result.output, let failed = deliver(output, change: result.change, context) {
+            return failed
+        }
+        return result.status
     }
 
     /// Acts as `--user`'s user, builds the library and calls it for the subcommand.
@@ -102,7 +101,7 @@ package enum KeyIDCommand {
         let ids = try context.deviceIDs(
             settings, host: subcommand == .doctor ? .keyidDoctor : .keyidCommand, onPrompt: onPrompt,
             onChange: onChange)
-        if context.usesWatchdog { keptUntilExit.withLock { $0.append(ids) } }
+        if context.usesWatchdog { KeptUntilExit.keep(ids) }
         let derived = try settings.application.map { application throws(KeyIDError) in
             try ids.machineID().appSpecific(application)
         }
@@ -119,14 +118,26 @@ package enum KeyIDCommand {
                 guard failure == nil else { return }
                 do throws(SystemCallError) { try context.stdout.write(line) } catch { failure = error }
             }
-            result.streamFailure = failure
+            if let failure { result.streamFailure = .failed(failure) }
             return result
         }
     }
 
     /// The library instances of this process's runs, kept until it exits, which closes their
-    /// connections (doc/PERFORMANCE.md, "Exit").
-    private static let keptUntilExit = ThreadLock<[DeviceIDs]>([])
+    /// connections (doc/PERFORMANCE.md, "Exit"). Under a ``ProcessMutex``: a generic lock would
+    /// build its type's metadata on every run.
+    private enum KeptUntilExit {
+        /// The first (a command makes one), then the others.
+        nonisolated(unsafe) private static var first: DeviceIDs?
+        nonisolated(unsafe) private static var others: [DeviceIDs] = []
+        private static let lock = ProcessMutex()
+
+        static func keep(_ ids: DeviceIDs) {
+            lock.withLock {
+                if first == nil { first = ids } else { others.append(ids) }
+            }
+        }
+    }
 
     /// The run's deadline message as the run goes: it says what the run was waiting for (a
     /// prompt, or the Secret Service), and, once the run sent a change, that the change may

@@ -36,9 +36,12 @@ public struct ItemKey: Hashable, Sendable, CustomStringConvertible {
     /// The key an item's attributes name; `nil` when `service` or `account` is missing or
     /// invalid.
     package init?(attributes: [String: String]) {
-        guard let service = attributes[AttributeName.service], let account = attributes[AttributeName.account],
-            let key = try? ItemKey(service: service, account: account)
-        else { return nil }
+        self.init(service: attributes[AttributeName.service], account: attributes[AttributeName.account])
+    }
+
+    /// The key `service` and `account` name; `nil` when one is missing or invalid.
+    package init?(service: String?, account: String?) {
+        guard let service, let account, let key = try? ItemKey(service: service, account: account) else { return nil }
         self = key
     }
 

@@ -85,7 +85,13 @@ public struct StoredItem: Equatable, Sendable {
     /// Every attribute of the item, as the store keeps them, when they were asked for. Only
     /// stores read them; everyone else reads ``key`` and ``binding``.
     public var attributes: [String: String]? {
-        didSet { (key, binding) = Self.parse(attributes) }
+        get { attributeList?.dictionary }
+        set { attributeList = newValue.map { AttributeList($0) } }
+    }
+    /// The attributes, as stores keep and read them (``AttributeList`` says why not a
+    /// dictionary).
+    package var attributeList: AttributeList? {
+        didSet { (key, binding) = Self.parse(attributeList) }
     }
     /// The item's service and account, when its attributes are known and name a valid key.
     public private(set) var key: ItemKey?
@@ -105,20 +111,21 @@ public struct StoredItem: Equatable, Sendable {
         self.label = label
         self.created = created
         self.modified = modified
-        self.attributes = attributes
-        (key, binding) = Self.parse(attributes)
+        self.attributeList = attributes.map { AttributeList($0) }
+        (key, binding) = Self.parse(attributeList)
     }
 
     /// The hash recorded for `signal` when the item was stored; `nil` when none was (an ID
     /// stored by keyid 0.2.0 or earlier, or a signal not readable then).
     package func recorded(_ signal: MachineSignal) -> String? {
-        guard let value = attributes?[signal.attribute], !value.isEmpty else { return nil }
+        guard let value = attributeList?[signal.attribute], !value.isEmpty else { return nil }
         return value
     }
 
-    private static func parse(_ attributes: [String: String]?) -> (ItemKey?, String?) {
+    private static func parse(_ attributes: AttributeList?) -> (ItemKey?, String?) {
         guard let attributes else { return (nil, nil) }
-        return (ItemKey(attributes: attributes), attributes[AttributeName.machineID])
+        return (ItemKey(service: attributes[AttributeName.service], account: attributes[AttributeName.account]),
+                attributes[AttributeName.machineID])
     }
 }
 

@@ -7,6 +7,13 @@ package enum Option: String, CaseIterable, Sendable {
     case noPrompt = "no-prompt"
     case timeout, help, version
 
+    /// The option spelled `--` and `rawValue`. (Looked up among ``allCases``: the initialiser
+    /// the compiler writes compares with an array of static strings, a type a run builds.)
+    package init?(rawValue: String) {
+        guard let found = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = found
+    }
+
     /// The one place an option is declared: its value's placeholder, the subcommands that
     /// take it, its variable and default, how its value is checked into its typed place in
     /// ``Settings``, its help line and choices, and its line in the guide's table. The parser, ``Settings``, the help, the

@@ -2,6 +2,13 @@
 package enum Subcommand: String, CaseIterable, Sendable {
     case create, get, delete, rotate, list, derive, doctor
 
+    /// The subcommand named `rawValue`. (Looked up among ``allCases``: the initialiser the
+    /// compiler writes compares with an array of static strings, a type a run builds.)
+    package init?(rawValue: String) {
+        guard let found = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = found
+    }
+
     /// The one place a subcommand is declared: its abstract, its discussion, its examples,
     /// its argument and whether it reads the machine ID. Its options are those whose
     /// ``Option/spec`` names it.

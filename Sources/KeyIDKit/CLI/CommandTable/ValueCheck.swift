@@ -61,7 +61,9 @@ package enum ValueCheck {
     static func choice<T: RawRepresentable & CaseIterable>(_ text: String, _ source: ValueSource) throws(KeyIDError)
         -> T where T.RawValue == String
     {
-        if let value = T(rawValue: text) { return value }
+        // Among the cases, rather than by `T(rawValue:)`: the initialiser the compiler writes
+        // compares with an array of static strings, a type a run builds.
+        if let value = T.allCases.first(where: { $0.rawValue == text }) { return value }
         let names = T.allCases.map(\.rawValue)
         let described: String
         switch source {

@@ -7,7 +7,14 @@ struct CommandResult {
     /// The exit status; only `doctor` reports a failure this way, with its output.
     var status: Int32 = 0
     /// The failed write of output the command wrote as it went (`doctor`).
-    var streamFailure: SystemCallError?
+    var streamFailure = StreamFailure.none
+
+    /// Whether writing the output as the command went failed, and how. (An enum of its own: an
+    /// optional error, copied, builds its type's metadata on every run.)
+    enum StreamFailure {
+        case none
+        case failed(SystemCallError)
+    }
     /// What the run changed in the keyring before printing, for a message when the output
     /// cannot be written, e.g. "a new ID was stored".
     var change: String?

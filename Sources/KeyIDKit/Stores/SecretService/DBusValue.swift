@@ -1,6 +1,8 @@
 /// A D-Bus value as Swift sees it: what the Secret Service store sends and receives, written
 /// to and read from GVariants in one place (``LibSecretConnection``).
-indirect enum DBusValue: Equatable, Sendable {
+/// Only the cases that hold a value directly are `indirect` (boxed): an array's or a tuple's
+/// values are in the array's storage already, and a reply is decoded into many leaves.
+enum DBusValue: Equatable, Sendable {
     case string(String)
     case objectPath(String)
     case boolean(Bool)
@@ -10,8 +12,11 @@ indirect enum DBusValue: Equatable, Sendable {
     case bytes([UInt8])
     /// An array whose elements have the D-Bus type `elementType` (e.g. `{sv}`, `o`).
     case array(elementType: String, [DBusValue])
-    case dictEntry(DBusValue, DBusValue)
-    case variant(DBusValue)
+    /// An `a{ss}` dictionary (an item's attributes), read as one list rather than an array of
+    /// entries: a reply holds a dozen of them.
+    case stringPairs(AttributeList)
+    indirect case dictEntry(DBusValue, DBusValue)
+    indirect case variant(DBusValue)
     case tuple([DBusValue])
     /// A value of a type keyid never reads, with its type string.
     case other(String)
@@ -56,8 +61,12 @@ indirect enum DBusValue: Equatable, Sendable {
     }
 
     /// An `a{ss}` dictionary as a Swift one.
-    var stringDictionary: [String: String] {
-        var result: [String: String] = [:]
+    var stringDictionary: [String: String] { attributeList.dictionary }
+
+    /// An `a{ss}` dictionary as an attribute list (a name given twice keeps its last value).
+    var attributeList: AttributeList {
+        if case .stringPairs(let list) = self { return list }
+        var result = AttributeList()
         guard case .array(_, let values) = self else { return result }
         for case .dictEntry(let key, let value) in values {
             if let name = key.text, let text = value.text { result[name] = text }
@@ -67,9 +76,12 @@ indirect enum DBusValue: Equatable, Sendable {
 
     /// An `a{ss}` value, sorted by name.
     static func stringDictionary(_ dictionary: [String: String]) -> DBusValue {
-        .array(
-            elementType: "{ss}",
-            dictionary.keys.sorted().map { .dictEntry(.string($0), .string(dictionary[$0] ?? "")) })
+        stringDictionary(AttributeList(dictionary))
+    }
+
+    /// An `a{ss}` value of an attribute list (written sorted by name).
+    static func stringDictionary(_ attributes: AttributeList) -> DBusValue {
+        .stringPairs(attributes)
     }
 
     /// The `(oayays)` secret struct of a plain session.

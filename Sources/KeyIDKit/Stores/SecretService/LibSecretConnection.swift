@@ -408,6 +408,16 @@ final class LibSecretConnection {
             return bytes.withUnsafeBytes { keyid_variant_bytes($0.baseAddress, gsize($0.count)) }
         case .array(let elementType, let values):
             return encodeAll(values, as: "a" + elementType)
+        case .stringPairs(let attributes):
+            guard let type = keyid_variant_type_new("a{ss}") else { return nil }
+            defer { g_variant_type_free(type) }
+            var builder = GVariantBuilder()
+            g_variant_builder_init(&builder, type)
+            for (name, value) in attributes.sorted {
+                g_variant_builder_add_value(
+                    &builder, g_variant_new_dict_entry(g_variant_new_string(name), g_variant_new_string(value)))
+            }
+            return g_variant_builder_end(&builder)
         case .dictEntry(let key, let value):
             return encodeAll([key, value], as: "{?*}")
         case .variant(let inner):
@@ -471,6 +481,19 @@ final class LibSecretConnection {
             var length: gsize = 0
             guard let bytes = g_variant_get_fixed_array(value, &length, 1), length > 0 else { return .bytes([]) }
             return .bytes(Array(UnsafeRawBufferPointer(start: bytes, count: Int(length))))
+        case UInt8(ascii: "a") where type[1] == UInt8(ascii: "{") && type[2] == UInt8(ascii: "s")
+            && type[3] == UInt8(ascii: "s") && type[4] == UInt8(ascii: "}") && type[5] == 0:
+            var pairs = AttributeList()
+            for index in 0..<g_variant_n_children(value) {
+                let entry = g_variant_get_child_value(value, index)!
+                let name = g_variant_get_child_value(entry, 0)!
+                let text = g_variant_get_child_value(entry, 1)!
+                pairs.append(String(cString: g_variant_get_string(name, nil)), String(cString: g_variant_get_string(text, nil)))
+                g_variant_unref(text)
+                g_variant_unref(name)
+                g_variant_unref(entry)
+            }
+            return .stringPairs(pairs)
         case UInt8(ascii: "a"):
             return .array(elementType: String(cString: type + 1), children())
         case UInt8(ascii: "{"):

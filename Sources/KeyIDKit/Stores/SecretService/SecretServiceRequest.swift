@@ -29,7 +29,7 @@ enum SecretServiceRequest: Equatable, Sendable {
     case method(DBusCall)
     /// `SearchItems`, which never unlocks, through libsecret's `SecretService` proxy: the
     /// unlocked and the locked matches, as two `ao`.
-    case searchItems([String: String])
+    case searchItems(AttributeList)
     /// `ReadAlias` through libsecret's `SecretService` proxy: the collection's path, `/` when
     /// the alias points nowhere.
     case readAlias(String)

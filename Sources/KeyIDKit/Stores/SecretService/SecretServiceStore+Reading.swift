@@ -89,7 +89,7 @@ extension SecretServiceStore {
             if everything {
                 Self.apply(reply.first, to: &items[index])
             } else {
-                items[index].attributes = reply.first?[0]?.stringDictionary
+                items[index].attributeList = reply.first?[0]?.attributeList
             }
         }
         items.removeAll { vanished.contains($0.handle) }

@@ -43,7 +43,7 @@ package final class SecretServiceStore: SecretStore {
     /// The `plain` session values travel in, once opened on the current connection.
     var session: String?
     /// The item each search found alone last time, by what it searched for (``guess(for:_:)``).
-    var lastFound: [String: String] = [:]
+    var lastFound = AttributeList()
     /// The collection IDs are written to, once resolved (see ``targetCollection()``).
     var target: String?
     /// Called with `true` before the provider is asked to show a prompt (an unlock dialog),
@@ -89,8 +89,8 @@ package final class SecretServiceStore: SecretStore {
     /// are read here only for the items of `stored` alone that came without them.
     private func foreign(in stored: [StoredItem], besides found: [StoredItem]) throws(KeyIDError) -> [StoredItem] {
         var others = stored.filter { item in !found.contains { $0.handle == item.handle } }
-        if others.contains(where: { $0.attributes == nil }) { try load(.attributes, into: &others) }
-        let foreign = others.filter { $0.attributes?[AttributeName.account] == nil }
+        if others.contains(where: { $0.attributeList == nil }) { try load(.attributes, into: &others) }
+        let foreign = others.filter { $0.attributeList?[AttributeName.account] == nil }
         guard !foreign.isEmpty else { return found }
         // The duplicate rule needs every item's times: fetched for those without, in one batch.
         var untimed = (found + foreign).filter { $0.created == nil }
@@ -123,9 +123,7 @@ package final class SecretServiceStore: SecretStore {
         } else {
             var calls: [SecretServiceRequest] = []
             for wanted in sets {
-                var attributes: [String: String] = [:]
-                for (name, value) in wanted { attributes[name] = value }
-                calls.append(.searchItems(attributes))
+                calls.append(.searchItems(AttributeList(wanted)))
             }
             let opensSession = !scope.isDisjoint(with: [.secrets, .valueToWrite]) && session == nil
             if opensSession { calls.append(.method(openSessionCall)) }
@@ -279,7 +277,7 @@ package final class SecretServiceStore: SecretStore {
             case "Label": item.label = value?.text
             case "Created": if case .uint64(let time) = value, time > 0 { item.created = time }
             case "Modified": if case .uint64(let time) = value, time > 0 { item.modified = time }
-            case "Attributes": item.attributes = value?.stringDictionary
+            case "Attributes": item.attributeList = value?.attributeList
             default: break
             }
         }
