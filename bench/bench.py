@@ -293,6 +293,14 @@ def main():
     print(f"{runs} alternating runs per command; {platform.machine()}, {os.cpu_count()} cores, "
           f"{platform.freedesktop_os_release().get('PRETTY_NAME', 'Linux')}, gnome-keyring in a private session\n")
     print("\n".join(lines))
+    # keyid's get against the Swift floor, the limit a get is held to (doc/PERFORMANCE.md, "What
+    # was cut from a get"), from the same alternation.
+    for label, mine, _, floor_cases, _ in rows:
+        swift_floor = next((case for key, _, case in floor_cases if key == "swift_floor" and case), None)
+        if swift_floor and label.startswith("get / lookup (1 item)"):
+            ratio = mine.median_ms / swift_floor.median_ms
+            print(f"\nkeyid get / Swift floor (1 item): {ratio:.3f} (target ≤ 1.05: {'met' if ratio <= 1.05 else 'not met'})")
+            figures.append({"operation": "keyid get / Swift floor", "ratio": ratio, "target_met": ratio <= 1.05})
 
     if loop_rows:
         names = [loop.name for loop in loop_rows[0][1]]
