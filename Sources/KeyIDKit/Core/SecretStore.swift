@@ -124,8 +124,10 @@ public struct StoredItem: Equatable, Sendable {
 
     private static func parse(_ attributes: AttributeList?) -> (ItemKey?, String?) {
         guard let attributes else { return (nil, nil) }
-        return (ItemKey(service: attributes[AttributeName.service], account: attributes[AttributeName.account]),
-                attributes[AttributeName.machineID])
+        return (
+            ItemKey(service: attributes[AttributeName.service], account: attributes[AttributeName.account]),
+            attributes[AttributeName.machineID]
+        )
     }
 }
 

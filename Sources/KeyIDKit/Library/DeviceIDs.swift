@@ -111,10 +111,12 @@ public final class DeviceIDs: Sendable {
     /// the instance starts again from nothing: what the parent opened belongs to the parent's
     /// threads (and is kept, never released).
     private func withOpened<T, E: Error>(_ body: (OpenedOnce) throws(E) -> T) throws(E) -> T {
-        try lock.withLock(renewing: {
-            _ = Unmanaged.passRetained(opened)
-            opened = openAgain()
-        }) { () throws(E) -> T in try body(opened) }
+        try lock.withLock(
+            renewing: {
+                _ = Unmanaged.passRetained(opened)
+                opened = openAgain()
+            },
+            { () throws(E) -> T in try body(opened) })
     }
 
     /// The timeout of ``Options`` unless one is given (the one place it is written: the

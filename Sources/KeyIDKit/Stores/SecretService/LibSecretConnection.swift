@@ -231,10 +231,12 @@ final class LibSecretConnection {
 
         /// Runs `body` with what is left behind, while no other thread can.
         static func withLock<T>(_ body: (inout LeftBehind) -> T) -> T {
-            lock.withLock(renewing: {
-                _ = ProcessMutex.keptForever(now)
-                now = LeftBehind()
-            }) { body(&now) }
+            lock.withLock(
+                renewing: {
+                    _ = ProcessMutex.keptForever(now)
+                    now = LeftBehind()
+                },
+                { body(&now) })
         }
     }
 
@@ -481,14 +483,16 @@ final class LibSecretConnection {
             var length: gsize = 0
             guard let bytes = g_variant_get_fixed_array(value, &length, 1), length > 0 else { return .bytes([]) }
             return .bytes(Array(UnsafeRawBufferPointer(start: bytes, count: Int(length))))
-        case UInt8(ascii: "a") where type[1] == UInt8(ascii: "{") && type[2] == UInt8(ascii: "s")
+        case UInt8(ascii: "a")
+        where type[1] == UInt8(ascii: "{") && type[2] == UInt8(ascii: "s")
             && type[3] == UInt8(ascii: "s") && type[4] == UInt8(ascii: "}") && type[5] == 0:
             var pairs = AttributeList()
             for index in 0..<g_variant_n_children(value) {
                 let entry = g_variant_get_child_value(value, index)!
                 let name = g_variant_get_child_value(entry, 0)!
                 let text = g_variant_get_child_value(entry, 1)!
-                pairs.append(String(cString: g_variant_get_string(name, nil)), String(cString: g_variant_get_string(text, nil)))
+                pairs.append(
+                    String(cString: g_variant_get_string(name, nil)), String(cString: g_variant_get_string(text, nil)))
                 g_variant_unref(text)
                 g_variant_unref(name)
                 g_variant_unref(entry)
