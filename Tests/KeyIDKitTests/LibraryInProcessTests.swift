@@ -69,10 +69,10 @@ struct LibraryInProcessTests {
         let store = MemoryStore()
         let older = DeviceID("11111111-1111-4111-8111-111111111111")!
         store.insert(
-            attributes: Dictionary(uniqueKeysWithValues: key.attributes), secret: Array(older.uuidString.utf8),
+            attributes: key.attributes.dictionary, secret: Array(older.uuidString.utf8),
             created: 10)
         store.insert(
-            attributes: Dictionary(uniqueKeysWithValues: key.attributes),
+            attributes: key.attributes.dictionary,
             secret: Array("22222222-2222-4222-8222-222222222222".utf8), created: 20)
         let reading = try ids(store).read(key)
         #expect(reading.id == older)

@@ -63,7 +63,7 @@ package final class MemoryStore: SecretStore {
 
     package func managedItems(service: String?, scope: ReadScope) throws(KeyIDError) -> [StoredItem] {
         try check()
-        return search([AttributeName.markerPair] + (service.map { [(AttributeName.service, $0)] } ?? []), scope)
+        return search(AttributeList([AttributeName.markerPair] + (service.map { [(AttributeName.service, $0)] } ?? [])), scope)
     }
 
     package func add(_ new: NewItem) throws(KeyIDError) {
@@ -111,8 +111,8 @@ package final class MemoryStore: SecretStore {
         try wrote()
     }
 
-    private func search(_ wanted: [(String, String)], _ scope: ReadScope) -> [StoredItem] {
-        entries.filter { _, entry in wanted.allSatisfy { entry.attributes[$0.0] == $0.1 } }.map { handle, entry in
+    private func search(_ wanted: AttributeList, _ scope: ReadScope) -> [StoredItem] {
+        entries.filter { _, entry in wanted.pairs.allSatisfy { entry.attributes[$0.0] == $0.1 } }.map { handle, entry in
             StoredItem(
                 handle: handle, secret: scope.contains(.secrets) ? entry.secret : nil, label: entry.label,
                 created: entry.created, modified: entry.modified, attributes: entry.attributes)

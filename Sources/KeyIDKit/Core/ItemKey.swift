@@ -46,14 +46,17 @@ public struct ItemKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The attributes keyid looks items up by, exactly what `secret-tool` uses.
-    package var attributes: [(String, String)] {
-        [(AttributeName.service, service), (AttributeName.account, account)]
+    package var attributes: AttributeList {
+        var attributes = AttributeList()
+        attributes[AttributeName.service] = service
+        attributes[AttributeName.account] = account
+        return attributes
     }
 
     /// The attributes keyid stores an ID under: the lookup attributes, its marker and,
     /// when the machine ID is known, the machine binding (one attribute per signal).
     package func storedAttributes(binding: MachineBinding?) -> [String: String] {
-        var all = Dictionary(uniqueKeysWithValues: attributes)
+        var all = attributes.dictionary
         all[AttributeName.marker] = AttributeName.markerValue
         if let binding { all.merge(binding.attributes) { _, new in new } }
         return all

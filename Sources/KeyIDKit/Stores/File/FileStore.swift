@@ -101,7 +101,7 @@ package final class FileStore: SecretStore {
         } else {
             record = FileRecord(
                 secret: bytes, label: item.label ?? key.label, created: item.created ?? mtime, modified: mtime,
-                attributes: item.attributes ?? Dictionary(uniqueKeysWithValues: key.attributes))
+                attributes: item.attributes ?? key.attributes.dictionary)
         }
         record.secret = new.secret
         if let label = new.details.label { record.label = label }
@@ -134,7 +134,7 @@ package final class FileStore: SecretStore {
         }
         return StoredItem(
             handle: handle, secret: scope.contains(.secrets) ? bytes : nil, created: mtime, modified: mtime,
-            attributes: key.map { Dictionary(uniqueKeysWithValues: $0.attributes) })
+            attributes: key.map { $0.attributes.dictionary })
     }
 
     /// Whether a record names the service and account its file is named after.

@@ -415,7 +415,7 @@ final class LibSecretConnection {
             defer { g_variant_type_free(type) }
             var builder = GVariantBuilder()
             g_variant_builder_init(&builder, type)
-            for (name, value) in attributes.sorted {
+            attributes.forEachSorted { name, value in
                 g_variant_builder_add_value(
                     &builder, g_variant_new_dict_entry(g_variant_new_string(name), g_variant_new_string(value)))
             }

@@ -91,7 +91,7 @@ extension SecretServiceStore {
 
     /// The items of the `--collection` keyring whose attributes include `wanted`, after
     /// unlocking it (or reporting it locked).
-    func searchCollection(_ wanted: [(String, String)], named name: String, what: String) throws(KeyIDError)
+    func searchCollection(_ wanted: AttributeList, named name: String, what: String) throws(KeyIDError)
         -> [String]
     {
         let path = try targetCollection()
@@ -100,7 +100,7 @@ extension SecretServiceStore {
         }
         let reply = try request(
             path, Self.collectionInterface, "SearchItems",
-            [.stringDictionary(AttributeList(wanted))], replyType: "(ao)")
+            [.stringDictionary(wanted)], replyType: "(ao)")
         guard case .array(_, let found)? = reply.first else { return [] }
         return found.compactMap { $0.text }
     }

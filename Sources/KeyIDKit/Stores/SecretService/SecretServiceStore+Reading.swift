@@ -101,7 +101,7 @@ extension SecretServiceStore {
     /// The item a search for `wanted` found alone last time, with the calls that read it, sent
     /// with the search again: when the search finds that item alone, its replies are the read
     /// (one round trip instead of two), else they are let go. Only once a session is open.
-    func guess(for sets: [[(String, String)]], _ scope: ReadScope) throws(KeyIDError) -> (
+    func guess(for sets: [AttributeList], _ scope: ReadScope) throws(KeyIDError) -> (
         item: StoredItem, calls: [SecretServiceRequest]
     )? {
         guard sets.count == 1, let path = lastFound[Self.foundKey(sets[0])] else { return nil }
@@ -111,15 +111,15 @@ extension SecretServiceStore {
     }
 
     /// Keeps what a search for each of `sets` found, when one item alone (see ``guess(for:_:)``).
-    func remember(_ paths: [[String]], for sets: [[(String, String)]]) {
+    func remember(_ paths: [[String]], for sets: [AttributeList]) {
         guard sets.count == 1, paths.count == 1 else { return }
         let key = Self.foundKey(sets[0])
         lastFound[key] = paths[0].count == 1 ? paths[0][0] : nil
     }
 
-    private static func foundKey(_ wanted: [(String, String)]) -> String {
+    private static func foundKey(_ wanted: AttributeList) -> String {
         var key = ""
-        for (name, value) in wanted.sorted(by: { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }) {
+        wanted.forEachSorted { name, value in
             if !key.isEmpty { key += "\u{0}\u{0}" }
             key += name + "\u{0}" + value
         }

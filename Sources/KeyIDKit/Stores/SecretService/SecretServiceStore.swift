@@ -70,7 +70,9 @@ package final class SecretServiceStore: SecretStore {
         let what = "the ID for \(key)"
         // Python keyring names the account `username`: what `keyring set` stored is an item
         // for this key too, when it names no account of its own.
-        let python = [(AttributeName.service, key.service), (AttributeName.pythonKeyringAccount, key.account)]
+        var python = AttributeList()
+        python[AttributeName.service] = key.service
+        python[AttributeName.pythonKeyringAccount] = key.account
         guard scope.contains(.otherNames) else {
             let found = try search([key.attributes], scope: scope, what: what)[0]
             guard found.isEmpty else { return found }
@@ -101,7 +103,9 @@ package final class SecretServiceStore: SecretStore {
     }
 
     package func managedItems(service: String?, scope: ReadScope) throws(KeyIDError) -> [StoredItem] {
-        let wanted = [AttributeName.markerPair] + (service.map { [(AttributeName.service, $0)] } ?? [])
+        var wanted = AttributeList()
+        wanted[AttributeName.marker] = AttributeName.markerValue
+        if let service { wanted[AttributeName.service] = service }
         return try search(
             [wanted], scope: scope.union(.labelAndTimes),
             what: service.map { "the IDs of service '\($0)'" } ?? "keyid's IDs")[0]
@@ -114,7 +118,7 @@ package final class SecretServiceStore: SecretStore {
     /// those that hide their items: ``unlockUnsearchedKeyrings(_:)``), so an empty result is
     /// not looked into again.
     private func search(
-        _ sets: [[(String, String)]], scope: ReadScope, what: String, defaultChecked: Bool = false
+        _ sets: [AttributeList], scope: ReadScope, what: String, defaultChecked: Bool = false
     ) throws(KeyIDError) -> [[StoredItem]] {
         var paths: [[String]]
         if let collection {
@@ -123,7 +127,7 @@ package final class SecretServiceStore: SecretStore {
         } else {
             var calls: [SecretServiceRequest] = []
             for wanted in sets {
-                calls.append(.searchItems(AttributeList(wanted)))
+                calls.append(.searchItems(wanted))
             }
             let opensSession = !scope.isDisjoint(with: [.secrets, .valueToWrite]) && session == nil
             if opensSession { calls.append(.method(openSessionCall)) }
