@@ -63,7 +63,8 @@ package final class MemoryStore: SecretStore {
 
     package func managedItems(service: String?, scope: ReadScope) throws(KeyIDError) -> [StoredItem] {
         try check()
-        return search(AttributeList([AttributeName.markerPair] + (service.map { [(AttributeName.service, $0)] } ?? [])), scope)
+        let wanted = [AttributeName.markerPair] + (service.map { [(AttributeName.service, $0)] } ?? [])
+        return search(AttributeList(wanted), scope)
     }
 
     package func add(_ new: NewItem) throws(KeyIDError) {
