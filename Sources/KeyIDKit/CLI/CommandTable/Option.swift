@@ -7,10 +7,9 @@ package enum Option: String, CaseIterable, Sendable {
     case noPrompt = "no-prompt"
     case timeout, help, version
 
-    /// The option spelled `--` and `rawValue`. (Looked up among ``allCases``: the initialiser
-    /// the compiler writes compares with an array of static strings, a type a run builds.)
+    /// The option spelled `--` and `rawValue` (``named(_:)`` says why it is written here).
     package init?(rawValue: String) {
-        guard let found = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        guard let found = Self.named(rawValue) else { return nil }
         self = found
     }
 

@@ -2,10 +2,9 @@
 package enum Subcommand: String, CaseIterable, Sendable {
     case create, get, delete, rotate, list, derive, doctor
 
-    /// The subcommand named `rawValue`. (Looked up among ``allCases``: the initialiser the
-    /// compiler writes compares with an array of static strings, a type a run builds.)
+    /// The subcommand named `rawValue` (``named(_:)`` says why it is written here).
     package init?(rawValue: String) {
-        guard let found = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        guard let found = Self.named(rawValue) else { return nil }
         self = found
     }
 

@@ -61,9 +61,7 @@ package enum ValueCheck {
     static func choice<T: RawRepresentable & CaseIterable>(_ text: String, _ source: ValueSource) throws(KeyIDError)
         -> T where T.RawValue == String
     {
-        // Among the cases, rather than by `T(rawValue:)`: the initialiser the compiler writes
-        // compares with an array of static strings, a type a run builds.
-        if let value = T.allCases.first(where: { $0.rawValue == text }) { return value }
+        if let value = T.named(text) { return value }
         let names = T.allCases.map(\.rawValue)
         let described: String
         switch source {
@@ -87,5 +85,14 @@ package enum ValueSource: Sendable {
         case .variable(let variable): return variable.rawValue
         case .argument(let what): return what
         }
+    }
+}
+
+extension CaseIterable where Self: RawRepresentable, RawValue == String {
+    /// The case whose raw value is `text`, looked up among ``allCases``. (Options, subcommands
+    /// and choices are found this way, not by `init(rawValue:)` as the compiler writes it: that
+    /// compares with an array of static strings, a type a run builds.)
+    static func named(_ text: String) -> Self? {
+        allCases.first { $0.rawValue == text }
     }
 }

@@ -74,14 +74,9 @@ enum DBusValue: Equatable, Sendable {
         return result
     }
 
-    /// An `a{ss}` value, sorted by name.
+    /// An `a{ss}` value (written sorted by name).
     static func stringDictionary(_ dictionary: [String: String]) -> DBusValue {
-        stringDictionary(AttributeList(dictionary))
-    }
-
-    /// An `a{ss}` value of an attribute list (written sorted by name).
-    static func stringDictionary(_ attributes: AttributeList) -> DBusValue {
-        .stringPairs(attributes)
+        .stringPairs(AttributeList(dictionary))
     }
 
     /// The `(oayays)` secret struct of a plain session.

@@ -60,7 +60,7 @@ enum SecretServiceRequest: Equatable, Sendable {
     /// The arguments of a request on libsecret's proxy (``serviceMember``).
     var serviceArguments: [DBusValue] {
         switch self {
-        case .searchItems(let attributes): return [.stringDictionary(attributes)]
+        case .searchItems(let attributes): return [.stringPairs(attributes)]
         case .readAlias(let alias): return [.string(alias)]
         case .method, .prompt: return []
         }

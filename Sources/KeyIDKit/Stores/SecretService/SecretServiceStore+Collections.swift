@@ -100,7 +100,7 @@ extension SecretServiceStore {
         }
         let reply = try request(
             path, Self.collectionInterface, "SearchItems",
-            [.stringDictionary(wanted)], replyType: "(ao)")
+            [.stringPairs(wanted)], replyType: "(ao)")
         guard case .array(_, let found)? = reply.first else { return [] }
         return found.compactMap { $0.text }
     }
