@@ -13,7 +13,9 @@ the same read through libsecret's SecretService on a GDBus connection of its own
 makes it: what keyid get costs above it is keyid's own) and the Swift floor
 (bench/swift-floor.swift: the own-connection floor's C code in a Swift executable linked like
 keyid's release binary: what keyid get costs above it is keyid's code, without the Swift
-runtime's start-up).
+runtime's start-up), and the Swift floor run with --attributes (it reads the item's Attributes
+with GetSecrets, as keyid get does for its clone detection: what keyid get costs above it is
+keyid's code alone, the same calls made by both).
 
 A second table times gets in process: keyid-bench-loop (KeyIDKit, bench/LibraryLoop) and
 bench/secretstorage-loop.py (Python SecretStorage, as it is used and with the two calls a get
@@ -40,9 +42,20 @@ ACCOUNT = "device-id"
 DEVNULL = os.open(os.devnull, os.O_RDWR)
 # The floors, in the order of their columns: the key names the option (--own-connection-floor
 # for own_connection_floor), the program (bench-own-connection-floor) and the JSON figures
-# (own_connection_floor_ms, _ratio, _rss_mib); the title heads the columns.
+# (own_connection_floor_ms, _ratio, _rss_mib); the title heads the columns. The last has no
+# option of its own: it is the Swift floor run with --attributes, reading the item's Attributes
+# with GetSecrets as keyid get does for its clone detection (one call more than the floor).
 FLOORS = (("floor", "floor"), ("libsecret_floor", "libsecret floor"),
-          ("own_connection_floor", "own-connection floor"), ("swift_floor", "Swift floor"))
+          ("own_connection_floor", "own-connection floor"), ("swift_floor", "Swift floor"),
+          ("swift_floor_attributes", "Swift floor + Attributes"))
+DERIVED_FLOORS = {"swift_floor_attributes": ("swift_floor", ["--attributes"])}
+
+
+def floor_argv(args, key):
+    """The command line of floor `key`, or None when its program was not given."""
+    option, extra = DERIVED_FLOORS.get(key, (key, []))
+    program = getattr(args, option)
+    return [program] + extra + [SERVICE, ACCOUNT] if program else None
 
 
 def peak_rss_kib(argv, stdin_path=None, runs=10, prepare=None):
@@ -207,7 +220,7 @@ def main():
         run_quiet([keyid, "get", "--create"] + s)
 
     rows, loop_rows = [], []
-    floors = [(key, title) for key, title in FLOORS if getattr(args, key)]
+    floors = [(key, title) for key, title in FLOORS if floor_argv(args, key)]
 
     def row(label, mine, theirs, floor_cases=None, third=None):
         """floor_cases: (key, title, Case) for each of `floors`; without them, their columns are blank."""
@@ -222,7 +235,7 @@ def main():
     def lookup_row(label):
         cases = [Case("keyid get", [keyid, "get"] + s),
                  Case("secret-tool lookup", ["secret-tool", "lookup"] + attrs)]
-        floor_cases = [(key, title, Case("bench-" + key.replace("_", "-"), [getattr(args, key), SERVICE, ACCOUNT]))
+        floor_cases = [(key, title, Case("bench-" + key.replace("_", "-"), floor_argv(args, key)))
                        for key, title in floors]
         cases += [case for _, _, case in floor_cases]
         third = None
@@ -295,12 +308,21 @@ def main():
     print("\n".join(lines))
     # keyid's get against the Swift floor, the limit a get is held to (doc/PERFORMANCE.md, "What
     # was cut from a get"), from the same alternation.
+    # and against the Swift floor making the same calls, the Attributes read included: what keyid's
+    # own code costs.
     for label, mine, _, floor_cases, _ in rows:
-        swift_floor = next((case for key, _, case in floor_cases if key == "swift_floor" and case), None)
-        if swift_floor and label.startswith("get / lookup (1 item)"):
-            ratio = mine.median_ms / swift_floor.median_ms
+        cases = {key: case for key, _, case in floor_cases if case}
+        if "swift_floor" in cases and label.startswith("get / lookup (1 item)"):
+            ratio = mine.median_ms / cases["swift_floor"].median_ms
             print(f"\nkeyid get / Swift floor (1 item): {ratio:.3f} (target ≤ 1.05: {'met' if ratio <= 1.05 else 'not met'})")
             figures.append({"operation": "keyid get / Swift floor", "ratio": ratio, "target_met": ratio <= 1.05})
+            if "swift_floor_attributes" in cases:
+                read = cases["swift_floor_attributes"].median_ms
+                print(f"keyid get / Swift floor + Attributes (1 item): {mine.median_ms / read:.3f}; "
+                      f"Swift floor + Attributes / Swift floor: {read / cases['swift_floor'].median_ms:.3f}")
+                figures += [{"operation": "keyid get / Swift floor + Attributes", "ratio": mine.median_ms / read},
+                            {"operation": "Swift floor + Attributes / Swift floor",
+                             "ratio": read / cases["swift_floor"].median_ms}]
 
     if loop_rows:
         names = [loop.name for loop in loop_rows[0][1]]

@@ -5,18 +5,22 @@
  * no property loading, no signal subscriptions, no StartServiceByName), so what keyid get
  * costs above it is what keyid itself adds: the Swift runtime, parsing, the lock, checks.
  *
- *   bench-own-connection-floor SERVICE ACCOUNT
+ *   bench-own-connection-floor [--attributes] SERVICE ACCOUNT
  *
  * Connects to DBUS_SESSION_BUS_ADDRESS in this thread, as the keyid command does (Hello), then
  * sets up the SecretService (its one waited call, GetNameOwner) while reading the service's
  * Collections property (which gnome-keyring 42.1 must answer before a new client's
  * OpenSession, doc/COMPATIBILITY.md), then
  * OpenSession("plain") and SearchItems({service, account}) together through the SecretService
- * proxy, then GetSecrets([first unlocked item], session). Prints the secret, with a newline
+ * proxy, then GetSecrets([first unlocked item], session): with --attributes, together with a
+ * Properties.Get of the item's Attributes, as keyid get reads them for its clone detection, and
+ * checked for its service attribute. Prints the secret, with a newline
  * only on a terminal (as secret-tool does); exits 0, 1 when no unlocked item matches, 2 on
  * usage or D-Bus errors.
  */
 #include "CSecretConnection.h"
+
+#include <string.h>
 
 #define FLOOR_NAME "bench-own-connection-floor"
 #include "floor-secret.h"
@@ -67,21 +71,59 @@ static G_GNUC_NO_INLINE void floor_search(GDBusProxy *proxy, const char *service
         g_object_unref(batch[i].result);
 }
 
-static G_GNUC_NO_INLINE GVariant *floor_read(GDBusProxy *proxy, const char *item, const char *session) {
+/* Checks that an item's Attributes (Properties.Get's reply: (v), the v an a{ss}) name `service`. */
+static void check_attributes(GVariant *reply, const char *service) {
+    GVariant *value = NULL;
+    g_variant_get(reply, "(v)", &value);
+    const char *named = NULL;
+    if (!g_variant_is_of_type(value, G_VARIANT_TYPE("a{ss}")) || !g_variant_lookup(value, "service", "&s", &named) ||
+        strcmp(named, service) != 0)
+        fail("Get Attributes", NULL);
+    g_variant_unref(value);
+}
+
+/* GetSecrets, alone or (`service` set) with the item's Attributes, both sent before either reply
+ * is read, as keyid sends them. */
+static G_GNUC_NO_INLINE GVariant *floor_read(GDBusProxy *proxy, const char *item, const char *session,
+                                             const char *service) {
     GError *error = NULL;
-    GVariant *secrets =
-        g_dbus_proxy_call_sync(proxy, "GetSecrets", g_variant_new("(^aoo)", (const char *[]){item, NULL}, session),
-                               G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+    GVariant *arguments = g_variant_new("(^aoo)", (const char *[]){item, NULL}, session);
+    if (!service) {
+        GVariant *secrets =
+            g_dbus_proxy_call_sync(proxy, "GetSecrets", arguments, G_DBUS_CALL_FLAGS_NONE, -1, NULL, &error);
+        if (!secrets)
+            fail("GetSecrets", error);
+        return secrets;
+    }
+    struct pending batch[2] = {{0}, {0}};
+    g_dbus_proxy_call(proxy, "GetSecrets", arguments, G_DBUS_CALL_FLAGS_NONE, -1, NULL, on_done, &batch[0]);
+    GDBusConnection *connection = g_dbus_proxy_get_connection(proxy);
+    gchar *owner = g_dbus_proxy_get_name_owner(proxy); /* where the proxy sends GetSecrets, as keyid does */
+    g_dbus_connection_call(connection, owner, item, "org.freedesktop.DBus.Properties", "Get",
+                           g_variant_new("(ss)", "org.freedesktop.Secret.Item", "Attributes"), G_VARIANT_TYPE("(v)"),
+                           G_DBUS_CALL_FLAGS_NONE, -1, NULL, on_done, &batch[1]);
+    g_free(owner);
+    wait_for(batch, 2);
+    GVariant *secrets = g_dbus_proxy_call_finish(proxy, batch[0].result, &error);
     if (!secrets)
         fail("GetSecrets", error);
+    GVariant *attributes = g_dbus_connection_call_finish(connection, batch[1].result, &error);
+    if (!attributes)
+        fail("Get Attributes", error);
+    check_attributes(attributes, service);
+    g_variant_unref(attributes);
+    for (int i = 0; i < 2; i++)
+        g_object_unref(batch[i].result);
     return secrets;
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: bench-own-connection-floor SERVICE ACCOUNT\n");
+    int attributes = argc == 4 && strcmp(argv[1], "--attributes") == 0;
+    if (argc != 3 + attributes) {
+        fprintf(stderr, "usage: bench-own-connection-floor [--attributes] SERVICE ACCOUNT\n");
         return 2;
     }
+    argv += attributes;
     const char *address = g_getenv("DBUS_SESSION_BUS_ADDRESS");
     if (!address)
         fail("DBUS_SESSION_BUS_ADDRESS", NULL);
@@ -121,7 +163,7 @@ int main(int argc, char **argv) {
     const char *item = NULL;
     g_variant_get_child(unlocked, 0, "&o", &item);
 
-    GVariant *secrets = floor_read(proxy, item, session);
+    GVariant *secrets = floor_read(proxy, item, session, attributes ? argv[1] : NULL);
     int status = print_secret(secrets, item);
     g_variant_unref(secrets);
     g_variant_unref(unlocked);

@@ -4,8 +4,10 @@
 Run inside a private keyring session (make bench-phases does that). Each program reads the same
 item once under valgrind's callgrind, which counts the instructions of the whole process (all
 its threads together) and writes its counters out, and starts them again, each time a boundary
-function below is entered: the counts between two boundaries are a phase's. Then keyid
---version, keyid get --help and a usage error (keyid get --bogus) are counted whole, beside the
+function below is entered: the counts between two boundaries are a phase's. The Swift floor
+runs twice: as it is, and with --attributes, making keyid's calls (the Attributes read with
+GetSecrets), so that keyid's own instructions stand apart from those of the call its clone
+detection adds. Then keyid --version, keyid get --help and a usage error (keyid get --bogus) are counted whole, beside the
 Swift floor run without arguments (it stops at its usage line).
 
 The counts are checked against those kept in bench/phases.json: the run fails when keyid's get,
@@ -57,6 +59,7 @@ BOUNDARIES = {
               "clone check": ("$s8KeyIDKit13SystemMachineV*machineID2at*",),
               "output": ("$s8KeyIDKit18FileDescriptorSinkC*write*",), "exit": ("exit",)},
     "Swift floor": FLOOR_PHASES,
+    "Swift floor + Attributes": FLOOR_PHASES,
     "own-connection floor": FLOOR_PHASES,
     "libsecret floor": dict(FLOOR_PHASES, connecting=("secret_service_open_sync",)),
 }
@@ -163,23 +166,26 @@ def change(now, kept):
 def report(gets, commands, kept, runs):
     """Prints the phases table and the commands table; the kept figures' columns when there are any."""
     programs = list(gets)
-    keyid, swift = gets["keyid"], gets.get("Swift floor")
+    keyid = gets["keyid"]
     kept_get = kept.get("keyid get", {})
 
     def against(now, kept_count):
         return f" {thousands(kept_count)} | {change(now, kept_count)} |" if kept else ""
     print(f"Instructions (valgrind --tool=callgrind, the whole process), {runs} run(s) each, median; "
           f"{platform.machine()}, {platform.freedesktop_os_release().get('PRETTY_NAME', 'Linux')}\n")
-    print("| phase | " + " | ".join(programs) + (" | keyid − Swift floor | keyid / Swift floor" if swift else "")
+    # keyid against the Swift floor, and against it making the same calls (the Attributes read).
+    references = [name for name in ("Swift floor", "Swift floor + Attributes") if name in gets]
+    print("| phase | " + " | ".join(programs)
+          + "".join(f" | keyid − {name} | keyid / {name}" for name in references)
           + " |" + (" keyid kept | change |" if kept else ""))
-    print("|---|" + "---:|" * (len(programs) + (2 if swift else 0) + (2 if kept else 0)))
+    print("|---|" + "---:|" * (len(programs) + 2 * len(references) + (2 if kept else 0)))
     rows = [(name, {p: gets[p]["phases"][name] for p in programs}, kept_get.get("phases", {}).get(name))
             for name in PHASES]
     rows.append(("total", {p: gets[p]["total"] for p in programs}, kept_get.get("total")))
     for name, counts, kept_count in rows:
         line = f"| {name} | " + " | ".join(thousands(counts[p]) for p in programs)
-        if swift:
-            mine, floor = counts["keyid"] or 0, counts["Swift floor"] or 0
+        for reference in references:
+            mine, floor = counts["keyid"] or 0, counts[reference] or 0
             # A ratio to a phase the floor hardly has (its argument check) says nothing.
             line += f" | {thousands(mine - floor)} | " + (f"{mine / floor:.2f}" if floor >= 10_000 else "—")
         print(line + " |" + against(counts["keyid"] or 0, kept_count))
@@ -250,6 +256,9 @@ def main():
         path = getattr(args, name.replace(" ", "_").replace("-", "_").lower())
         if path:
             programs[name] = [path, SERVICE, ACCOUNT]
+        if path and name == "Swift floor":
+            # The same calls as keyid's get: GetSecrets with the item's Attributes (clone detection).
+            programs["Swift floor + Attributes"] = [path, "--attributes", SERVICE, ACCOUNT]
     gets = {name: measure(name, argv, 0, BOUNDARIES[name], args.runs) for name, argv in programs.items()}
     commands = {}
     for name, program, arguments, status in COMMANDS:

@@ -4,7 +4,8 @@
 // nothing of keyid's. What keyid get costs above it is keyid's own code; what it costs above
 // the own-connection floor is the Swift runtime's start-up.
 //
-//   bench-swift-floor SERVICE ACCOUNT
+//   bench-swift-floor [--attributes] SERVICE ACCOUNT   (--attributes: GetSecrets with the
+//   item's Attributes read, as keyid get makes them: bench/own-connection-floor.c)
 import Glibc
 
 @_silgen_name("own_floor_main")

@@ -39,6 +39,12 @@ struct BenchmarkSmokeTests {
         for floor in Self.floors where !floorArguments.isEmpty {
             #expect(rows.first?.contains("| \(floor.column) |") == true, "\(floor.column)")
         }
+        // The Swift floor also runs with --attributes, making keyid's calls, and both ratios are printed.
+        if !floorArguments.isEmpty {
+            #expect(rows.first?.contains("| Swift floor + Attributes median |") == true)
+            #expect(outcome.stdout.contains("keyid get / Swift floor (1 item): "))
+            #expect(outcome.stdout.contains("keyid get / Swift floor + Attributes (1 item): "))
+        }
         // A get row with the floors has a figure in every floor column.
         let get = rows.first { $0.hasPrefix("| get / lookup (1 item) |") } ?? ""
         #expect(!get.contains("| |") || floorArguments.isEmpty, "\(get)")
@@ -66,6 +72,9 @@ struct BenchmarkSmokeTests {
                 + (floor.map { ["--swift-floor", $0] } ?? []))
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let rows = outcome.stdout.split(separator: "\n").filter { $0.hasPrefix("| ") }
+        if floor != nil {
+            #expect(rows.first?.contains("| keyid / Swift floor + Attributes |") == true, "\(rows.first ?? "")")
+        }
         for row in [
             "start-up", "parsing", "settings", "connecting", "search", "read", "clone check", "output", "exit", "total",
             "keyid --version", "keyid get --help", "keyid get --bogus",
