@@ -53,6 +53,38 @@ struct ParserTests {
         }
     }
 
+    /// Each ordering of four bad values reports the same one: the values are checked in
+    /// `Option.checkRank`'s order (the service's check comes first), not in the order given.
+    @Test("of several bad values, the one reported does not depend on their order")
+    func badValuesInAnyOrder() throws {
+        let bad = [["--timeout", "x"], ["--on-clone", "nope"], ["--format", "nope"], ["--service", ""]]
+        func permutations(_ words: [[String]]) -> [[[String]]] {
+            guard words.count > 1 else { return [words] }
+            return words.indices.flatMap { index in
+                var rest = words
+                let first = rest.remove(at: index)
+                return permutations(rest).map { [first] + $0 }
+            }
+        }
+        var reported: Set<String> = []
+        for order in permutations(bad) {
+            do {
+                _ = try Parser.parse(["get"] + order.flatMap { $0 })
+                Issue.record("\(order) was accepted")
+            } catch {
+                if case .usage(let text) = error { reported.insert(text) }
+            }
+        }
+        #expect(reported == ["the service name is empty; see 'keyid get --help'"])
+        // --on-clone (taken by get alone) is checked after --timeout (taken by create first).
+        #expect {
+            try Parser.parse(["get", "--on-clone", "nope", "--timeout", "0"])
+        } throws: { error in
+            guard case .usage(let text) = error as? KeyIDError else { return false }
+            return text.hasPrefix("invalid --timeout '0'")
+        }
+    }
+
     @Test("the last occurrence of an option wins")
     func lastWins() throws {
         #expect(

@@ -29,6 +29,30 @@ struct SettingsTests {
         #expect(try settings([.timeout: "7"], ["KEYID_TIMEOUT": "2.5"]).timeout == 7)
     }
 
+    /// Variables are checked in `KeyIDVariable`'s order (the help's), whatever `Option`'s.
+    @Test("of several bad variables, the first in the help's order is reported")
+    func badVariablesInTheHelpsOrder() throws {
+        for (environment, message) in [
+            (["KEYID_ON_CLONE": "nope", "KEYID_TIMEOUT": "x"], "invalid KEYID_TIMEOUT 'x'"),
+            (["KEYID_USER": "", "KEYID_BACKEND": "nope", "KEYID_ON_CLONE": "nope"], "KEYID_ON_CLONE is 'nope'"),
+            (["KEYID_TIMEOUT": "0", "KEYID_ACCOUNT": ""], "KEYID_ACCOUNT is empty"),
+        ] {
+            #expect("\(environment)") {
+                try settings([:], environment)
+            } throws: { error in
+                guard case .usage(let text) = error as? KeyIDError else { return false }
+                return text.hasPrefix(message)
+            }
+        }
+        // A variable that cannot be read counts in the same order.
+        #expect {
+            try settings([:], ["KEYID_TIMEOUT": "x", "KEYID_BACKEND": "file"], malformed: ["KEYID_BACKEND"])
+        } throws: { error in
+            guard case .usage(let text) = error as? KeyIDError else { return false }
+            return text.hasPrefix("invalid KEYID_TIMEOUT 'x'")
+        }
+    }
+
     @Test(
         "invalid names and variables are usage errors",
         arguments: [

@@ -31,13 +31,28 @@ package enum Parser {
         }
     }
 
-    /// Checks every value given on the command line, once, in the order given, into its place
-    /// in ``CommandLineOptions/checked`` (``OptionSpec/apply(_:to:from:)``), then the rules
+    /// Checks every value given on the command line, once, into its place in
+    /// ``CommandLineOptions/checked`` (``OptionSpec/apply(_:to:from:)``), then the rules
     /// between options (``OptionRule``): ``Settings`` reads the checked values and never the
-    /// text.
+    /// text. Of several bad values, the one reported is the first in ``Option/checkRank``'s
+    /// order, however they are ordered on the command line.
     static func checkValues(_ options: inout CommandLineOptions, for subcommand: Subcommand) throws(KeyIDError) {
         do throws(KeyIDError) {
-            for given in options.given {
+            // On a bad value the others are checked still; the first in checkRank's order (worked
+            // out only then) is checked again at the end, to throw its error.
+            var firstBad = -1
+            var firstRank = Int.max
+            for index in options.given.indices {
+                let given = options.given[index]
+                do throws(KeyIDError) {
+                    try given.option.spec.apply(given.text ?? "", to: &options.checked, from: .flag(given.option))
+                } catch {
+                    let rank = given.option.checkRank
+                    if rank < firstRank { (firstBad, firstRank) = (index, rank) }
+                }
+            }
+            if firstBad >= 0 {
+                let given = options.given[firstBad]
                 try given.option.spec.apply(given.text ?? "", to: &options.checked, from: .flag(given.option))
             }
             if let argument = options.argument {

@@ -40,7 +40,8 @@ package struct Settings: Equatable, Sendable {
     package var key: ItemKey { ItemKey(checked: service, account: account) }
 
     /// Flags win over `KEYID_*` variables, which win over the declared defaults. Only the
-    /// variables `subcommand` reads are read, each checked as its option's value is.
+    /// variables `subcommand` reads are read, each checked as its option's value is; of several
+    /// bad ones, the first in ``KeyIDVariable``'s order (the help's) is reported.
     package init(
         _ subcommand: Subcommand, options: CommandLineOptions, environment: ProcessEnvironment
     )
@@ -48,16 +49,28 @@ package struct Settings: Equatable, Sendable {
     {
         self = options.checked
         var serviceGiven = options.has(.service)
+        // On a bad variable the others are checked still; the first in KeyIDVariable's order
+        // (worked out only then) is checked again at the end, to throw its error.
+        var firstBad: Option?
         for option in Option.allCases where !options.has(option) {
             let spec = option.spec
-            if let variable = spec.variable, spec.takes(subcommand), let text = try environment.value(variable),
-                spec.refusesEmptyVariable || !text.isEmpty
-            {
-                try spec.apply(text, to: &self, from: .variable(variable))
-                if option == .service { serviceGiven = true }
-            } else if let text = spec.defaultValue {
+            if let variable = spec.variable, spec.takes(subcommand) {
+                do throws(KeyIDError) {
+                    if try applyVariable(variable, of: spec, environment) {
+                        if option == .service { serviceGiven = true }
+                        continue
+                    }
+                } catch {
+                    if firstBad?.spec.variable.map(variable.isBefore) ?? true { firstBad = option }
+                    continue
+                }
+            }
+            if let text = spec.defaultValue {
                 try spec.apply(text, to: &self, from: .flag(option))
             }
+        }
+        if let firstBad, let variable = firstBad.spec.variable {
+            _ = try applyVariable(variable, of: firstBad.spec, environment)
         }
         serviceFilter = serviceGiven ? service : nil
         if subcommand.reads(.machineIDFile) {
@@ -77,6 +90,18 @@ package struct Settings: Equatable, Sendable {
             // the file backend never reads it.
             if backend == .secretService { _ = try SessionBus.secretServiceName(environment) }
         }
+    }
+
+    /// Checks `variable`'s value into its option's place when it is set (and not empty, unless
+    /// the option refuses an empty one); whether it was.
+    private mutating func applyVariable(
+        _ variable: KeyIDVariable, of spec: OptionSpec, _ environment: ProcessEnvironment
+    ) throws(KeyIDError) -> Bool {
+        guard let text = try environment.value(variable), spec.refusesEmptyVariable || !text.isEmpty else {
+            return false
+        }
+        try spec.apply(text, to: &self, from: .variable(variable))
+        return true
     }
 
     /// The library's options these settings stand for.

@@ -12,6 +12,11 @@ package enum KeyIDVariable: String, CaseIterable, Sendable {
     case machineIDFile = "KEYID_MACHINE_ID_FILE"
     case fileDirectory = "KEYID_FILE_DIR"
 
+    /// Whether the variable comes before `other` in this type's order (the help's).
+    func isBefore(_ other: Self) -> Bool {
+        (Self.allCases.firstIndex(of: self) ?? 0) < (Self.allCases.firstIndex(of: other) ?? 0)
+    }
+
     /// What the variable does, for the help and the manual page.
     package var summary: String {
         switch self {

@@ -13,6 +13,15 @@ package enum Option: String, CaseIterable, Sendable {
         self = found
     }
 
+    /// Which of several bad values on one command line is reported (``Parser/checkValues(_:for:)``):
+    /// the option first among the options of each subcommand in turn, in ``Subcommand``'s order,
+    /// each in this type's order and each once. (The order keyid has always checked them in.)
+    var checkRank: Int {
+        let spec = spec
+        let first = Subcommand.allCases.firstIndex { spec.takes($0) } ?? Subcommand.allCases.count
+        return first * Self.allCases.count + (Self.allCases.firstIndex(of: self) ?? 0)
+    }
+
     /// The one place an option is declared: its value's placeholder, the subcommands that
     /// take it, its variable and default, how its value is checked into its typed place in
     /// ``Settings``, its help line and choices, and its line in the guide's table. The parser, ``Settings``, the help, the
