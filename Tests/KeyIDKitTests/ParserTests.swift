@@ -85,6 +85,17 @@ struct ParserTests {
         }
     }
 
+    /// keyid 0.3.0 checked the values in this order (its `CommandTable.allOptions`: create's
+    /// options, then those each later subcommand adds); `checkRank` keeps it.
+    @Test("the options with a value are ranked as keyid has always checked them")
+    func checkOrder() {
+        let ranked = Option.allCases.filter { $0.spec.valueName != nil }.sorted { $0.checkRank < $1.checkRank }
+        #expect(
+            ranked == [
+                .value, .service, .account, .label, .derive, .format, .backend, .collection, .user, .timeout, .onClone,
+            ])
+    }
+
     @Test("the last occurrence of an option wins")
     func lastWins() throws {
         #expect(

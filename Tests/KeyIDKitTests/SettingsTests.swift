@@ -32,10 +32,11 @@ struct SettingsTests {
     /// Variables are checked in `KeyIDVariable`'s order (the help's), whatever `Option`'s.
     @Test("of several bad variables, the first in the help's order is reported")
     func badVariablesInTheHelpsOrder() throws {
+        // Each pair comes out the other way round in `Option`'s order.
         for (environment, message) in [
             (["KEYID_ON_CLONE": "nope", "KEYID_TIMEOUT": "x"], "invalid KEYID_TIMEOUT 'x'"),
-            (["KEYID_USER": "", "KEYID_BACKEND": "nope", "KEYID_ON_CLONE": "nope"], "KEYID_ON_CLONE is 'nope'"),
-            (["KEYID_TIMEOUT": "0", "KEYID_ACCOUNT": ""], "KEYID_ACCOUNT is empty"),
+            (["KEYID_USER": "a\u{1}", "KEYID_TIMEOUT": "0"], "invalid KEYID_TIMEOUT '0'"),
+            (["KEYID_COLLECTION": "a\nb", "KEYID_TIMEOUT": "-1"], "invalid KEYID_TIMEOUT '-1'"),
         ] {
             #expect("\(environment)") {
                 try settings([:], environment)
@@ -50,6 +51,13 @@ struct SettingsTests {
         } throws: { error in
             guard case .usage(let text) = error as? KeyIDError else { return false }
             return text.hasPrefix("invalid KEYID_TIMEOUT 'x'")
+        }
+        // KEYID_SERVICE and KEYID_ACCOUNT are both read before either is checked.
+        #expect {
+            try settings([:], ["KEYID_SERVICE": "", "KEYID_ACCOUNT": "a"], malformed: ["KEYID_ACCOUNT"])
+        } throws: { error in
+            guard case .usage(let text) = error as? KeyIDError else { return false }
+            return text.hasPrefix("KEYID_ACCOUNT") && !text.contains("KEYID_SERVICE")
         }
     }
 

@@ -50,18 +50,24 @@ package struct Settings: Equatable, Sendable {
         self = options.checked
         var serviceGiven = options.has(.service)
         // On a bad variable the others are checked still; the first in KeyIDVariable's order
-        // (worked out only then) is checked again at the end, to throw its error.
+        // (``KeyIDVariable/errorRank(reading:)``, worked out only then) is checked again at the
+        // end, to throw its error.
         var firstBad: Option?
+        var firstRank = Int.max
         for option in Option.allCases where !options.has(option) {
             let spec = option.spec
             if let variable = spec.variable, spec.takes(subcommand) {
+                var reading = true
                 do throws(KeyIDError) {
-                    if try applyVariable(variable, of: spec, environment) {
+                    if let text = try environment.value(variable), spec.refusesEmptyVariable || !text.isEmpty {
+                        reading = false
+                        try spec.apply(text, to: &self, from: .variable(variable))
                         if option == .service { serviceGiven = true }
                         continue
                     }
                 } catch {
-                    if firstBad?.spec.variable.map(variable.isBefore) ?? true { firstBad = option }
+                    let rank = variable.errorRank(reading: reading)
+                    if rank < firstRank { (firstBad, firstRank) = (option, rank) }
                     continue
                 }
             }
@@ -69,8 +75,8 @@ package struct Settings: Equatable, Sendable {
                 try spec.apply(text, to: &self, from: .flag(option))
             }
         }
-        if let firstBad, let variable = firstBad.spec.variable {
-            _ = try applyVariable(variable, of: firstBad.spec, environment)
+        if let firstBad, let variable = firstBad.spec.variable, let text = try environment.value(variable) {
+            try firstBad.spec.apply(text, to: &self, from: .variable(variable))
         }
         serviceFilter = serviceGiven ? service : nil
         if subcommand.reads(.machineIDFile) {
@@ -90,18 +96,6 @@ package struct Settings: Equatable, Sendable {
             // the file backend never reads it.
             if backend == .secretService { _ = try SessionBus.secretServiceName(environment) }
         }
-    }
-
-    /// Checks `variable`'s value into its option's place when it is set (and not empty, unless
-    /// the option refuses an empty one); whether it was.
-    private mutating func applyVariable(
-        _ variable: KeyIDVariable, of spec: OptionSpec, _ environment: ProcessEnvironment
-    ) throws(KeyIDError) -> Bool {
-        guard let text = try environment.value(variable), spec.refusesEmptyVariable || !text.isEmpty else {
-            return false
-        }
-        try spec.apply(text, to: &self, from: .variable(variable))
-        return true
     }
 
     /// The library's options these settings stand for.

@@ -12,9 +12,13 @@ package enum KeyIDVariable: String, CaseIterable, Sendable {
     case machineIDFile = "KEYID_MACHINE_ID_FILE"
     case fileDirectory = "KEYID_FILE_DIR"
 
-    /// Whether the variable comes before `other` in this type's order (the help's).
-    func isBefore(_ other: Self) -> Bool {
-        (Self.allCases.firstIndex(of: self) ?? 0) < (Self.allCases.firstIndex(of: other) ?? 0)
+    /// Which of several bad variables ``Settings`` reports: the least rank. In this type's
+    /// order (the help's), except that `KEYID_SERVICE` and `KEYID_ACCOUNT` are both read
+    /// before either is checked (`reading`: the variable could not be read), as keyid always
+    /// did.
+    func errorRank(reading: Bool) -> Int {
+        let index = Self.allCases.firstIndex(of: self) ?? Self.allCases.count
+        return reading && (self == .service || self == .account) ? index : index + 2
     }
 
     /// What the variable does, for the help and the manual page.
