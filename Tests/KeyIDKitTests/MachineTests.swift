@@ -31,6 +31,32 @@ struct MachineTests {
                 == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
+    /// `count` bytes of a fixed pattern, (7 × index + 3) mod 256.
+    static func pattern(_ count: Int) -> [UInt8] {
+        (0..<count).map { UInt8(($0 * 7 + 3) % 256) }
+    }
+
+    /// Every length from 0 to 130 bytes, across the one- and two-block padding and the block
+    /// boundaries: the digest of all 131 digests, as Python's hashlib gives it
+    /// (`sha256(b''.join(sha256(p(n)).digest() for n in range(131)))`).
+    @Test("SHA-256 at every length from 0 to 130 bytes")
+    func sha256EveryLength() {
+        let digests = (0...130).flatMap { SHA256.hash(Self.pattern($0)) }
+        #expect(
+            Self.hex(SHA256.hash(digests))
+                == "b3d31aa6b4f0810cff11dc15fd1017d7ba047ad10e757b0e36ed68897e6d1851")
+    }
+
+    /// Keys of 0 to 130 bytes (hashed first beyond 64) with messages of 130 to 0: the digest of
+    /// all 131 MACs, as Python's hmac gives it
+    /// (`sha256(b''.join(hmac.new(p(n), p(130 - n), sha256).digest() for n in range(131)))`).
+    @Test("HMAC-SHA-256 at every key length from 0 to 130 bytes")
+    func hmacEveryLength() {
+        let macs = (0...130).flatMap { SHA256.hmac(key: Self.pattern($0), message: Self.pattern(130 - $0)) }
+        #expect(
+            Self.hex(SHA256.hash(macs)) == "c420c6238b7e602ad6f12a0df2ae1886185452ee60a81677094f13de616d3528")
+    }
+
     @Test("HMAC-SHA-256 (RFC 4231 test cases 2 and 6)")
     func hmac() {
         #expect(
@@ -58,6 +84,10 @@ struct MachineTests {
         #expect(one.binding.count == 32)
         #expect(one.binding != two.binding)
         #expect(!one.binding.contains("0123456789abcdef"))
+        // The app-specific ID of keyid's binding application, as Python's hmac gives it: what
+        // items stored by every keyid release carry.
+        #expect(one.binding == "91ec580f3cb9479f99ab5a00744a9708")
+        #expect(MachineID.bindingApplication == DeviceID("5f1e9a3c-7b2d-4e8f-9a61-0c4d2b7e8f13"))
     }
 
     @Test(

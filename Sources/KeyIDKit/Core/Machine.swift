@@ -84,8 +84,11 @@ package struct MachineID: Sendable {
         DeviceID(versionFourFrom: Array(SHA256.hmac(key: bytes, message: application.bytes).prefix(16)))
     }
 
-    /// The application ID keyid derives its clone-detection binding with.
-    static let bindingApplication = DeviceID("5f1e9a3c-7b2d-4e8f-9a61-0c4d2b7e8f13")!
+    /// The application ID keyid derives its clone-detection binding with,
+    /// 5f1e9a3c-7b2d-4e8f-9a61-0c4d2b7e8f13, as bytes (no text to parse on every run).
+    static let bindingApplication = DeviceID(bytes: [
+        0x5F, 0x1E, 0x9A, 0x3C, 0x7B, 0x2D, 0x4E, 0x8F, 0x9A, 0x61, 0x0C, 0x4D, 0x2B, 0x7E, 0x8F, 0x13,
+    ])!
 
     /// What keyid stores beside an ID to recognise the machine it was stored on: a keyed
     /// hash of the machine ID, from which the machine ID cannot be recovered.
