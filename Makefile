@@ -21,7 +21,12 @@ FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 # .swift_modhash sections are left out (packaging/release-link.ld): two checkouts of one
 # commit build the same binary. Its C's debug information is DWARF 4, as its Swift's is: Debian
 # 12's valgrind 3.19 (make order) gives up on clang's DWARF 5 there. It carries no RUNPATH:
-# with the runtime linked in it needs none.
+# with the runtime linked in it needs none. Its code reaches the metadata of a generic type at
+# a concrete type (an array of keyid's items, say) through the type's accessor rather than by its
+# mangled name (-disable-concrete-type-metadata-mangled-name-accessors): the runtime builds each
+# such type on first use without demangling its name, 50,000 instructions less in a get
+# (doc/PERFORMANCE.md). The Swift floor is compiled with the same flag (bench-floors).
+CONCRETE_METADATA_FLAG = -Xfrontend -disable-concrete-type-metadata-mangled-name-accessors
 STATIC_CXX = .build/static-libstdcxx/libstdc++.a
 STARTUP_ORDER = $(CURDIR)/bench/startup.order
 RELEASE_LINK_SCRIPT = $(CURDIR)/packaging/release-link.ld
@@ -31,6 +36,7 @@ RELEASE_FLAGS = -c release --product keyid --static-swift-stdlib --disable-local
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
 	-Xlinker --symbol-ordering-file=$(STARTUP_ORDER) -Xlinker --no-warn-symbol-ordering \
 	-Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=. -Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs \
+	$(addprefix -Xswiftc ,$(CONCRETE_METADATA_FLAG)) \
 	-Xcc -ffile-prefix-map=$(CURDIR)=. -Xcc -gdwarf-4 $(RELEASE_LINK_SCRIPT_FLAGS)
 # Swift 6.0's ld.lld (Debian 13's swiftlang 6.0.3) crashes on the link script: with that
 # toolchain the binary keeps its .swift_modhash sections, and is the same only when built at
@@ -178,7 +184,7 @@ bench-floors:
 		$$(pkg-config --cflags --libs libsecret-1) -o $(BENCH_OWN_FLOOR)
 	cc -O2 -Wall -Werror -c -Dmain=own_floor_main -ISources/CSecretConnection/include $$(pkg-config --cflags libsecret-1) \
 		bench/own-connection-floor.c -o .build/bench-own-floor.o
-	$(SWIFTC) -O -static-stdlib -use-ld=lld -Xclang-linker -static-libgcc -L.build/static-libstdcxx \
+	$(SWIFTC) -O $(CONCRETE_METADATA_FLAG) -static-stdlib -use-ld=lld -Xclang-linker -static-libgcc -L.build/static-libstdcxx \
 		-Xlinker -z -Xlinker pack-relative-relocs bench/swift-floor.swift .build/bench-own-floor.o $(BENCH_C_TARGET)/*.o \
 		$$(pkg-config --libs libsecret-1) -o $(BENCH_SWIFT_FLOOR)
 

@@ -101,7 +101,8 @@ build() {
         -Xlinker -L$a64_in/static-libstdcxx -Xswiftc -Xclang-linker -Xswiftc -static-libgcc \
         -Xlinker -z -Xlinker pack-relative-relocs \
         -Xlinker --symbol-ordering-file=/src/bench/startup.order -Xlinker --no-warn-symbol-ordering \
-        -Xswiftc -file-prefix-map -Xswiftc /src=. -Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs 2>&1" \
+        -Xswiftc -file-prefix-map -Xswiftc /src=. -Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs \
+        -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors 2>&1" \
         >"$out/build.log"
     local status=$?
     tail -n 2 "$out/build.log"
